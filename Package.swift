@@ -1,0 +1,41 @@
+// swift-tools-version: 6.0
+// authcheck: prove an app's authentication flow correct before it ships.
+// No package dependencies: only what the Swift toolchain ships.
+import PackageDescription
+
+let package = Package(
+    name: "authcheck",
+    products: [
+        // The runtime apps run their flows on; specs load into it at run time.
+        .library(name: "AuthFlow", targets: ["AuthFlow"]),
+        // The bounded model checker, the runtime explorer and the random-path tester.
+        .library(name: "AuthFlowChecker", targets: ["AuthFlowChecker"]),
+        // Seeded generators, forAll and integrated shrinking, usable on their own.
+        .library(name: "PropertyTesting", targets: ["PropertyTesting"]),
+        .executable(name: "authcheck", targets: ["authcheck"]),
+    ],
+    targets: [
+        .target(name: "AuthFlow"),
+        .target(name: "PropertyTesting"),
+        .target(name: "AuthFlowChecker", dependencies: ["AuthFlow", "PropertyTesting"]),
+        .target(name: "AuthCheckCLI", dependencies: ["AuthFlow", "AuthFlowChecker"]),
+        .executableTarget(name: "authcheck", dependencies: ["AuthCheckCLI"]),
+        .executableTarget(
+            name: "authcheck-bench",
+            dependencies: ["AuthFlow", "AuthFlowChecker"],
+            path: "Benchmarks/authcheck-bench"
+        ),
+        .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow"]),
+        .testTarget(name: "PropertyTestingTests", dependencies: ["PropertyTesting"]),
+        .testTarget(
+            name: "AuthFlowCheckerTests",
+            dependencies: ["AuthFlowChecker", "AuthFlow", "PropertyTesting"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "AuthCheckEndToEndTests",
+            dependencies: ["AuthCheckCLI"],
+            resources: [.copy("Expected")]
+        ),
+    ]
+)

@@ -1,0 +1,2 @@
+import AuthFlow
+import AuthFlowChecker

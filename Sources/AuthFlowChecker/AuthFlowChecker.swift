@@ -1,0 +1,2 @@
+// Placeholder; the checker lands in issue 3.
+import AuthFlow
