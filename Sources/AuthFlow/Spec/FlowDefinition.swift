@@ -1,0 +1,130 @@
+/// A name a typed flow uses for its states, events or data keys (`String` raw-valued enums get it for free).
+public protocol FlowName: Hashable, Sendable {
+    /// The name as it appears in specs and reports.
+    var flowName: String { get }
+}
+
+extension FlowName where Self: RawRepresentable, RawValue == String {
+    public var flowName: String { rawValue }
+}
+
+extension String: FlowName {
+    public var flowName: String { self }
+}
+
+/// A flow declared in Swift with typed states, events and data keys, the way an app declares its table.
+///
+/// It produces the same ``FlowSpec`` (and so the same ``FlowModel``) as the equivalent JSON spec,
+/// and a ``FlowSession`` over the app's own types.
+///
+/// ```swift
+/// enum S: String, FlowName { case start, email, done, cancelled }
+/// enum E: String, FlowName { case go, submit, cancel }
+/// enum K: String, FlowName { case email }
+/// var flow = FlowDefinition<S, E, K>(name: "tiny", initial: .start, success: [.done], abort: [.cancelled])
+/// flow.step(.start, back: false, emits: [.go: []])
+/// flow.step(.email, emits: [.submit: [.email], .cancel: []])
+/// flow.step(.done, requires: [.email])
+/// flow.step(.cancelled)
+/// flow.transition(.start, on: .go, to: .email)
+/// let model = try flow.model()
+/// ```
+public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: Sendable {
+    public var name: String?
+    public var initial: State
+    public var success: [State]
+    public var abort: [State]
+    public var secrets: [Key] = []
+    public var passcode: PasscodePolicy?
+    public private(set) var steps: [(state: State, contract: StepContract<Event, Key>)] = []
+    public private(set) var transitions: [Transition<State, Event>] = []
+
+    public init(name: String? = nil, initial: State, success: [State], abort: [State]) {
+        self.name = name
+        self.initial = initial
+        self.success = success
+        self.abort = abort
+    }
+
+    /// Declares the step for `state`: its input contract, its output contract and whether back is allowed.
+    public mutating func step(_ state: State, requires: [Key] = [], emits: KeyValuePairs<Event, [Key]> = [:], back: Bool = true) {
+        let contract = StepContract(requires: requires, emits: emits.map { StepContract.Emission($0.key, adds: $0.value) }, canGoBack: back)
+        steps.append((state, contract))
+    }
+
+    /// Adds the row `from --event--> to` to the transition table.
+    public mutating func transition(_ from: State, on event: Event, to: State) {
+        transitions.append(Transition(from: from, on: event, to: to))
+    }
+
+    /// The flow as a spec, by name.
+    public var spec: FlowSpec {
+        FlowSpec(
+            name: name, initial: initial.flowName,
+            success: success.map(\.flowName), abort: abort.map(\.flowName),
+            steps: steps.map { state, contract in
+                FlowSpec.Step(state.flowName, requires: contract.requires.map(\.flowName),
+                              emits: contract.emits.map { FlowSpec.Emission($0.event.flowName, adds: $0.adds.map(\.flowName)) },
+                              back: contract.canGoBack)
+            },
+            transitions: transitions.map { FlowSpec.TransitionRow(from: $0.from.flowName, on: $0.event.flowName, to: $0.to.flowName) },
+            passcode: passcode, secrets: secrets.map(\.flowName))
+    }
+
+    /// Validates the flow and builds the model the checker consumes.
+    /// - Throws: ``InvalidSpecError`` with JSON-style paths, exactly as for a spec file.
+    public func model() throws(InvalidSpecError) -> FlowModel {
+        try FlowModel(spec: spec)
+    }
+
+    /// A runtime session over the app's own types.
+    /// - Throws: ``FlowError/transition(_:)`` for a conflicting transition.
+    public func makeSession<Value: Equatable>(values: Value.Type = FlowValue.self, tracker: FlowTracker? = nil) throws(FlowError<State, Event, Key>) -> FlowSession<State, Event, Key, Value> {
+        var contracts: [State: StepContract<Event, Key>] = [:]
+        for (state, contract) in steps { contracts[state] = contract }
+        let session = try FlowSession<State, Event, Key, Value>(
+            initial: initial, transitions: transitions, contracts: contracts,
+            terminals: Set(success + abort), tracker: tracker)
+        session.describe = { ($0 as? any FlowName)?.flowName ?? String(describing: $0) }
+        return session
+    }
+}
+
+extension FlowModel {
+    /// A runtime session over the model's dense ids: what the checker drives.
+    public func makeSession(tracker: FlowTracker? = nil) -> FlowSession<StateID, EventID, KeyID, FlowValue> {
+        var contracts: [StateID: StepContract<EventID, KeyID>] = [:]
+        for state in 0..<stateCount {
+            contracts[StateID(state)] = StepContract(
+                requires: Array(requires[state]),
+                emits: moves[state].map { StepContract.Emission($0.event, adds: $0.addedKeys) },
+                canGoBack: canGoBack[state])
+        }
+        let machine = try! StateMachine(   // rows are deduplicated and deterministic by construction
+            initial: initial, transitions: rows.map { Transition(from: $0.from, on: $0.event, to: $0.to) })
+        let session = FlowSession<StateID, EventID, KeyID, FlowValue>(
+            machine: machine, contracts: contracts,
+            terminals: Set((0..<stateCount).filter { isTerminal[$0] }.map { StateID($0) }), tracker: tracker)
+        let names = (states, events, keys)
+        session.describe = { value in
+            switch value {
+            case let state as StateID: return names.0[state.index]
+            case let event as EventID: return names.1[event.index]
+            case let key as KeyID: return names.2[key.index]
+            default: return String(describing: value)
+            }
+        }
+        return session
+    }
+
+    /// A runtime session by name, for apps that load their flow from a server as data.
+    public func makeNamedSession(tracker: FlowTracker? = nil) -> FlowSession<String, String, String, FlowValue> {
+        var contracts: [String: StepContract<String, String>] = [:]
+        for step in spec.steps {
+            contracts[step.state] = StepContract(requires: step.requires, emits: step.emits.map { .init($0.event, adds: $0.adds) }, canGoBack: step.back)
+        }
+        let machine = try! StateMachine(
+            initial: spec.initial, transitions: rows.map { Transition(from: states[$0.from.index], on: events[$0.event.index], to: states[$0.to.index]) })
+        return FlowSession(machine: machine, contracts: contracts, terminals: Set(spec.success + spec.abort), tracker: tracker)
+    }
+}

@@ -1,0 +1,35 @@
+/// A JSON path such as `$.steps.email.requires[0]`, as errors and reports print it.
+///
+/// Member names that are not plain identifiers are quoted: `$.steps["mfa code"]`.
+public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
+    /// The path's text.
+    public private(set) var text: String
+
+    /// The document's root, `$`.
+    public static let root = JSONPath(text: "$")
+
+    /// The path of member `name` of the object at this path.
+    public func member(_ name: String) -> JSONPath {
+        if Self.isIdentifier(name) { return JSONPath(text: text + "." + name) }
+        var quoted = ""
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case _ where scalar.value < 0x20: quoted += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return JSONPath(text: text + "[\"" + quoted + "\"]")
+    }
+
+    /// The path of element `index` of the array at this path.
+    public func index(_ index: Int) -> JSONPath { JSONPath(text: text + "[\(index)]") }
+
+    public var description: String { text }
+
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic && first.isASCII else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0 == "-" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+    }
+}

@@ -1,0 +1,267 @@
+import Foundation
+
+/// Loads `authflow/1` JSON specs into validated ``FlowModel``s, with every error located.
+///
+/// Every problem is reported with its JSON path and, where the file gives one, line:column:
+/// malformed JSON, wrong types, missing or unknown keys (keys starting with `x-` are
+/// extensions and ignored), references to states that are not steps, the reserved event `back`,
+/// and non-deterministic transitions. Duplicate object keys are refused by the parser.
+///
+/// ```swift
+/// let model = try SpecLoader.load(file: "Specs/email-first.json")
+/// ```
+public enum SpecLoader {
+    /// The largest spec file accepted, in bytes (a limit, not a format rule).
+    public static let defaultMaxBytes = 8 << 20
+
+    /// Loads and validates the spec in the file at `path`.
+    /// - Throws: ``InvalidSpecError`` for a missing, unreadable, directory, oversized or invalid file.
+    public static func load(file path: String, maxBytes: Int = defaultMaxBytes) throws(InvalidSpecError) -> FlowModel {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: "no such file")])
+        }
+        if isDirectory.boolValue {
+            throw InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: "is a directory, not a spec file")])
+        }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.intValue > maxBytes {
+            throw InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: "the file is \(size.intValue) bytes; the limit is \(maxBytes) bytes")])
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: "cannot be read (permission denied?)")])
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maxBytes + 1) ?? Data()
+        } catch {
+            throw InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: "cannot be read: \(error.localizedDescription)")])
+        }
+        if data.count > maxBytes {
+            throw InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: "the file is larger than the limit of \(maxBytes) bytes")])
+        }
+        return try load(bytes: [UInt8](data), file: path)
+    }
+
+    /// Loads and validates a spec from JSON text.
+    public static func load(json: String, file: String? = nil) throws(InvalidSpecError) -> FlowModel {
+        try load(bytes: Array(json.utf8), file: file)
+    }
+
+    /// Loads and validates a spec from the bytes of a JSON document.
+    public static func load(bytes: [UInt8], file: String? = nil) throws(InvalidSpecError) -> FlowModel {
+        let (spec, locations) = try parse(bytes: bytes, file: file)
+        return try FlowModel(spec: spec, locations: locations, file: file)
+    }
+
+    /// Parses a spec into a ``FlowSpec`` without validating references, with the location of every JSON path.
+    public static func parse(bytes: [UInt8], file: String? = nil) throws(InvalidSpecError) -> (FlowSpec, [String: SourceLocation]) {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw InvalidSpecError(file: file, issues: [SpecIssue(path: "$", location: error.location, message: "malformed JSON: \(error.message)")])
+        }
+        var reader = Reader()
+        let spec = reader.spec(root)
+        if !reader.issues.isEmpty || spec == nil {
+            throw InvalidSpecError(file: file, issues: reader.issues)
+        }
+        return (spec!, reader.locations)
+    }
+}
+
+/// Reads the JSON tree into a spec, collecting every problem rather than stopping at the first.
+private struct Reader {
+    var issues: [SpecIssue] = []
+    var locations: [String: SourceLocation] = [:]
+
+    mutating func fail(_ path: JSONPath, _ node: JSONNode?, _ message: String) {
+        issues.append(SpecIssue(path: path.text, location: node?.location, message: message))
+    }
+
+    mutating func note(_ path: JSONPath, _ node: JSONNode) {
+        locations[path.text] = node.location
+    }
+
+    /// The object's members by key, after reporting unknown keys (`x-` keys are ignored).
+    mutating func members(_ node: JSONNode, at path: JSONPath, known: [String], what: String) -> [String: JSONNode]? {
+        guard case let .object(list) = node.value else {
+            fail(path, node, "\(what) must be an object, found \(node.value.typeName)")
+            return nil
+        }
+        var result: [String: JSONNode] = [:]
+        for member in list {
+            if member.key.hasPrefix("x-") { continue }
+            if known.contains(member.key) {
+                result[member.key] = member.value
+                note(path.member(member.key), member.value)
+            } else {
+                let hint = Self.suggestion(for: member.key, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+                issues.append(SpecIssue(path: path.member(member.key).text, location: member.keyLocation,
+                                        message: "unknown key '\(member.key)'\(hint); allowed: \(known.joined(separator: ", ")), or any key starting with 'x-'"))
+            }
+        }
+        return result
+    }
+
+    mutating func string(_ node: JSONNode?, at path: JSONPath, what: String) -> String? {
+        guard let node else { return nil }
+        guard case let .string(text) = node.value else {
+            fail(path, node, "\(what) must be a string, found \(node.value.typeName)")
+            return nil
+        }
+        return text
+    }
+
+    mutating func strings(_ node: JSONNode?, at path: JSONPath, what: String) -> [String]? {
+        guard let node else { return nil }
+        guard case let .array(elements) = node.value else {
+            fail(path, node, "\(what) must be an array of strings, found \(node.value.typeName)")
+            return nil
+        }
+        var result: [String] = []
+        for (i, element) in elements.enumerated() {
+            note(path.index(i), element)
+            if case let .string(text) = element.value {
+                result.append(text)
+            } else {
+                fail(path.index(i), element, "\(what) must contain only strings, found \(element.value.typeName)")
+            }
+        }
+        return result
+    }
+
+    mutating func required(_ members: [String: JSONNode], _ key: String, at path: JSONPath, container: JSONNode) -> JSONNode? {
+        if let node = members[key] { return node }
+        fail(path.member(key), container, "missing required key '\(key)'")
+        return nil
+    }
+
+    mutating func spec(_ root: JSONNode) -> FlowSpec? {
+        let path = JSONPath.root
+        let known = ["format", "name", "description", "initial", "success", "abort", "steps", "transitions", "passcode", "secrets"]
+        guard let top = members(root, at: path, known: known, what: "a spec") else { return nil }
+
+        if let format = required(top, "format", at: path, container: root) {
+            if let text = string(format, at: path.member("format"), what: "format"), text != "authflow/1" {
+                fail(path.member("format"), format, "unsupported format '\(text)'; this version reads \"authflow/1\"")
+            }
+        }
+        let name = string(top["name"], at: path.member("name"), what: "name")
+        let description = string(top["description"], at: path.member("description"), what: "description")
+        let initial = string(required(top, "initial", at: path, container: root), at: path.member("initial"), what: "initial")
+        let success = strings(required(top, "success", at: path, container: root), at: path.member("success"), what: "success")
+        let abort = strings(required(top, "abort", at: path, container: root), at: path.member("abort"), what: "abort")
+        let secrets = strings(top["secrets"], at: path.member("secrets"), what: "secrets") ?? []
+        let steps = readSteps(required(top, "steps", at: path, container: root))
+        let transitions = readTransitions(required(top, "transitions", at: path, container: root))
+        let passcode = readPasscode(top["passcode"])
+
+        guard issues.isEmpty, let initial, let success, let abort, let steps, let transitions else { return nil }
+        return FlowSpec(name: name, description: description, initial: initial, success: success, abort: abort,
+                        steps: steps, transitions: transitions, passcode: passcode, secrets: secrets)
+    }
+
+    mutating func readSteps(_ node: JSONNode?) -> [FlowSpec.Step]? {
+        guard let node else { return nil }
+        let path = JSONPath.root.member("steps")
+        guard case let .object(list) = node.value else {
+            fail(path, node, "steps must be an object mapping each state to its step, found \(node.value.typeName)")
+            return nil
+        }
+        var steps: [FlowSpec.Step] = []
+        for member in list where !member.key.hasPrefix("x-") {
+            let stepPath = path.member(member.key)
+            note(stepPath, member.value)
+            guard let fields = members(member.value, at: stepPath, known: ["requires", "emits", "back"], what: "step '\(member.key)'") else { continue }
+            var step = FlowSpec.Step(member.key)
+            step.requires = strings(fields["requires"], at: stepPath.member("requires"), what: "requires") ?? []
+            if let back = fields["back"] {
+                if case let .bool(flag) = back.value { step.back = flag } else {
+                    fail(stepPath.member("back"), back, "back must be true or false, found \(back.value.typeName)")
+                }
+            }
+            if let emits = fields["emits"] {
+                let emitsPath = stepPath.member("emits")
+                if case let .object(events) = emits.value {
+                    for event in events where !event.key.hasPrefix("x-") {
+                        note(emitsPath.member(event.key), event.value)
+                        let adds = strings(event.value, at: emitsPath.member(event.key), what: "the data keys of event '\(event.key)'") ?? []
+                        step.emits.append(FlowSpec.Emission(event.key, adds: adds))
+                    }
+                } else {
+                    fail(emitsPath, emits, "emits must be an object mapping each event to the data keys it adds, found \(emits.value.typeName)")
+                }
+            }
+            steps.append(step)
+        }
+        return steps
+    }
+
+    mutating func readTransitions(_ node: JSONNode?) -> [FlowSpec.TransitionRow]? {
+        guard let node else { return nil }
+        let path = JSONPath.root.member("transitions")
+        guard case let .array(elements) = node.value else {
+            fail(path, node, "transitions must be an array of {from, on, to} objects, found \(node.value.typeName)")
+            return nil
+        }
+        var rows: [FlowSpec.TransitionRow] = []
+        for (i, element) in elements.enumerated() {
+            let rowPath = path.index(i)
+            note(rowPath, element)
+            guard let fields = members(element, at: rowPath, known: ["from", "on", "to"], what: "a transition") else { continue }
+            let from = string(required(fields, "from", at: rowPath, container: element), at: rowPath.member("from"), what: "from")
+            let on = string(required(fields, "on", at: rowPath, container: element), at: rowPath.member("on"), what: "on")
+            let to = string(required(fields, "to", at: rowPath, container: element), at: rowPath.member("to"), what: "to")
+            if let from, let on, let to { rows.append(FlowSpec.TransitionRow(from: from, on: on, to: to)) }
+        }
+        return rows
+    }
+
+    mutating func readPasscode(_ node: JSONNode?) -> PasscodePolicy? {
+        guard let node else { return nil }
+        let path = JSONPath.root.member("passcode")
+        guard let fields = members(node, at: path, known: ["maxLength", "alphabet"], what: "passcode") else { return nil }
+        var maxLength = PasscodePolicy.default.maxLength
+        var alphabet = PasscodePolicy.defaultAlphabet
+        if let length = fields["maxLength"] {
+            if case let .number(number) = length.value, let value = number.int, (0...4096).contains(value) {
+                maxLength = value
+            } else {
+                let found: String
+                if case let .number(number) = length.value { found = number.literal } else { found = length.value.typeName }
+                fail(path.member("maxLength"), length, "maxLength must be a whole number from 0 to 4096, found \(found)")
+            }
+        }
+        if let text = string(fields["alphabet"], at: path.member("alphabet"), what: "alphabet") {
+            if text.isEmpty {
+                fail(path.member("alphabet"), fields["alphabet"], "alphabet must not be empty")
+            } else {
+                alphabet = text
+            }
+        }
+        return PasscodePolicy(maxLength: maxLength, alphabet: alphabet)
+    }
+
+    /// The known key closest to `key` by edit distance, if it is close enough to be a typo.
+    static func suggestion(for key: String, among known: [String]) -> String? {
+        let a = Array(key.lowercased().unicodeScalars)
+        guard a.count <= 64 else { return nil }
+        var best: (String, Int)?
+        for candidate in known {
+            let b = Array(candidate.lowercased().unicodeScalars)
+            var previous = Array(0...b.count)
+            for i in 1...max(a.count, 1) where !a.isEmpty {
+                var current = [i] + Array(repeating: 0, count: b.count)
+                for j in 1...max(b.count, 1) where !b.isEmpty {
+                    current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                }
+                previous = current
+            }
+            let distance = a.isEmpty ? b.count : previous[b.count]
+            if distance <= max(1, b.count / 3), best == nil || distance < best!.1 { best = (candidate, distance) }
+        }
+        return best?.0
+    }
+}
