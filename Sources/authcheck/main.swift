@@ -1,1 +1,4 @@
-print("authcheck")
+import AuthCheckCLI
+import Foundation
+
+exit(AuthCheckCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))

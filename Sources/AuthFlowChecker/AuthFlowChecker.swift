@@ -1,2 +1,0 @@
-// Placeholder; the checker lands in issue 3.
-import AuthFlow

@@ -1,0 +1,124 @@
+import AuthFlow
+import Foundation
+
+/// Renders ``CheckReport``s as text for people and as the contract's JSON for CI.
+public enum ReportRenderer {
+    /// The command line that replays `violation` of `report`.
+    public static func replayCommand(for violation: Violation, in report: CheckReport) -> String {
+        if violation.property == .passcode {
+            return "authcheck check \(shellQuoted(report.spec)) --property passcode"
+        }
+        return "authcheck explore \(shellQuoted(report.spec)) --property \(violation.property.id) --depth \(report.stats.depth)"
+    }
+
+    /// The report as text: a verdict line, each violation as a numbered counterexample, lint, stats.
+    public static func text(_ report: CheckReport, style: TextStyle = .plain) -> String {
+        var lines: [String] = []
+        switch report.verdict {
+        case .invalid:
+            lines.append("\(report.spec): \(style.bad("invalid")) — \(report.error?.issues.count ?? 0) problem\(report.error?.issues.count == 1 ? "" : "s")")
+            for issue in report.error?.issues ?? [] {
+                lines.append("   \(issue)")
+            }
+            return lines.joined(separator: "\n")
+        case .holds:
+            lines.append("\(report.spec): \(style.good("holds")) — \(summary(report.stats))")
+        case .violated:
+            let count = report.violations.count
+            let what = count > 0 ? "\(count) violation\(count == 1 ? "" : "s")" : "lint findings under --strict"
+            lines.append("\(report.spec): \(style.bad("violated")) — \(what)")
+        case .incomplete:
+            lines.append("\(report.spec): \(style.warn("incomplete")) — \(report.stoppedBy.map { "\($0)" } ?? "a limit was reached") before the check was complete")
+        }
+        for warning in report.warnings { lines.append("   warning: \(warning)") }
+        for (i, violation) in report.violations.enumerated() {
+            lines.append("")
+            lines.append(CounterexampleRenderer.render(violation, number: i + 1, replay: replayCommand(for: violation, in: report),
+                                                       secrets: report.secrets, style: style))
+        }
+        if !report.lint.isEmpty {
+            if !report.violations.isEmpty { lines.append("") }
+            let prefix = report.strict ? "lint (fails under --strict)" : "lint"
+            if !report.lint.unreachable.isEmpty { lines.append("\(prefix): unreachable states: \(report.lint.unreachable.joined(separator: ", "))") }
+            if !report.lint.deadTransitions.isEmpty { lines.append("\(prefix): dead transitions: \(report.lint.deadTransitions.joined(separator: ", "))") }
+            if !report.lint.unusedData.isEmpty { lines.append("\(prefix): data produced but never required: \(report.lint.unusedData.joined(separator: ", "))") }
+        }
+        if report.verdict != .holds {
+            if !report.violations.isEmpty || !report.lint.isEmpty { lines.append("") }
+            if let stop = report.stoppedBy, report.verdict == .violated { lines.append("stopped: \(stop)") }
+            lines.append("stats: \(summary(report.stats))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `7 states, 10 configurations, 136 stacks at depth 12, 0.004 s`.
+    public static func summary(_ stats: Stats) -> String {
+        "\(stats.states) states, \(stats.configurations) configurations, \(stats.stacks) stacks at depth \(stats.depth), \(seconds(stats.seconds)) s"
+    }
+
+    static func seconds(_ value: Double) -> String {
+        String(format: "%.3f", value)
+    }
+
+    /// The report as the contract's JSON object (key order fixed).
+    public static func json(_ report: CheckReport) -> JSON {
+        var members: [(String, JSON)] = [("spec", .string(report.spec)), ("verdict", .string(report.verdict.rawValue))]
+        if report.verdict == .invalid {
+            let first = report.error?.issues.first
+            var error: [(String, JSON)] = [("message", .string(first.map { "\($0.path): \($0.message)" } ?? "invalid spec"))]
+            error.append(("line", first?.location.map { .int($0.line) } ?? .null))
+            error.append(("column", first?.location.map { .int($0.column) } ?? .null))
+            error.append(("path", first.map { .string($0.path) } ?? .null))
+            error.append(("issues", .array((report.error?.issues ?? []).map { issue in
+                .object(JSONObject([
+                    ("path", .string(issue.path)), ("line", issue.location.map { .int($0.line) } ?? .null),
+                    ("column", issue.location.map { .int($0.column) } ?? .null), ("message", .string(issue.message)),
+                ]))
+            })))
+            members.append(("error", .object(JSONObject(error))))
+            return .object(JSONObject(members))
+        }
+        members.append(("violations", .array(report.violations.map { violation($0, secrets: report.secrets) })))
+        members.append(("lint", .object(JSONObject([
+            ("unreachable", .array(report.lint.unreachable.map(JSON.string))),
+            ("deadTransitions", .array(report.lint.deadTransitions.map(JSON.string))),
+            ("unusedData", .array(report.lint.unusedData.map(JSON.string))),
+        ]))))
+        var stats: [(String, JSON)] = [
+            ("states", .int(report.stats.states)), ("configurations", .int(report.stats.configurations)),
+            ("depth", .int(report.stats.depth)), ("stacks", .int(report.stats.stacks)),
+            ("seconds", .double((report.stats.seconds * 1000).rounded() / 1000)),
+        ]
+        if let stop = report.stoppedBy { stats.append(("stoppedBy", .string(stop.description))) }
+        members.append(("stats", .object(JSONObject(stats))))
+        return .object(JSONObject(members))
+    }
+
+    static func violation(_ violation: Violation, secrets: Set<String>) -> JSON {
+        .object(JSONObject([
+            ("property", .string(violation.property.id)),
+            ("state", .string(violation.state)),
+            ("event", violation.event.map(JSON.string) ?? .null),
+            ("message", .string(violation.message)),
+            ("path", .array(violation.path.map { step in
+                var members: [(String, JSON)] = [
+                    ("event", step.event.map(JSON.string) ?? .null),
+                    ("state", .string(step.state)),
+                    ("data", .array(step.data.map(JSON.string))),
+                ]
+                if let values = step.values {
+                    members.append(("values", .object(JSONObject(step.data.map { key in
+                        (key, JSON.string(secrets.contains(key) ? "<redacted>" : (values[key] ?? "?")))
+                    }))))
+                }
+                return .object(JSONObject(members))
+            })),
+        ]))
+    }
+
+    /// Quotes `text` for a POSIX shell when it needs it.
+    public static func shellQuoted(_ text: String) -> String {
+        let safe = text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "/._-+:=@,".unicodeScalars.contains($0)) }
+        return safe && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

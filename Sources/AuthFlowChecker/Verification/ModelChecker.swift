@@ -1,0 +1,208 @@
+import AuthFlow
+import Foundation
+
+/// A configuration of the spec's semantics: a state and the set of data keys collected.
+@usableFromInline
+struct Configuration: Hashable {
+    @usableFromInline var state: Int32
+    @usableFromInline var keys: UInt64
+    @inlinable init(state: Int32, keys: UInt64) {
+        self.state = state
+        self.keys = keys
+    }
+}
+
+/// Limits on a run, so no input can exhaust memory or time.
+public struct CheckLimits: Hashable, Sendable {
+    /// The default bound on stored configurations: about 5 million (a few hundred MB at most).
+    public static let defaultMaxConfigurations = 5_000_000
+
+    /// The depth bound of the runtime walk: stacks of at most `depth` forward events.
+    public var depth: Int
+    /// The most `(state, data keys)` configurations the complete search may store.
+    public var maxConfigurations: Int
+    /// Wall-clock seconds after which the run stops as `incomplete`; `nil` for none.
+    public var timeout: Double?
+
+    public init(depth: Int = 12, maxConfigurations: Int = defaultMaxConfigurations, timeout: Double? = nil) {
+        self.depth = depth
+        self.maxConfigurations = maxConfigurations
+        self.timeout = timeout
+    }
+}
+
+/// The result of the complete verification of a spec's configuration graph.
+public struct SpecVerification: Sendable {
+    /// One violation per site, each with a shortest counterexample, in breadth-first order.
+    public var violations: [Violation]
+    /// Unreachable states, dead transitions, unused data.
+    public var lint: Lint
+    /// Reachable states.
+    public var states: Int
+    /// Reachable `(state, data keys)` configurations.
+    public var configurations: Int
+    /// The limit that stopped the search, if one did (the verdict is then incomplete).
+    public var stoppedBy: StopReason?
+}
+
+/// Decides the spec properties of section 3 completely, by breadth-first search over `(state, data keys)`.
+///
+/// The configuration graph is finite (data only grows, and back returns to a frame already
+/// reached), so every property is decided with no depth bound. Because the search is
+/// breadth-first, the first configuration found violating a site gives its shortest
+/// counterexample; ties go to the earlier event in declaration order.
+public enum ModelChecker {
+    /// Verifies `model` completely.
+    /// - Complexity: O(C · m) time and O(C) memory for C reachable configurations and m events per step.
+    public static func verify(_ model: FlowModel, limits: CheckLimits = CheckLimits()) -> SpecVerification {
+        let start = Date()
+        let stateCount = model.stateCount
+        var index: [Configuration: Int32] = [:]
+        var frames: [Configuration] = []
+        var parent: [Int32] = []
+        var via: [Int32] = []
+        var firstOfState = [Int32](repeating: -1, count: stateCount)
+        var unmetAt = [Int32](repeating: -1, count: stateCount)
+        var stoppedBy: StopReason?
+
+        let requires = model.requires.map(\.bits)
+        let moves = model.moves
+
+        func discover(_ config: Configuration, from parentIndex: Int32, event: Int32) {
+            let position = Int32(frames.count)
+            index[config] = position
+            frames.append(config)
+            parent.append(parentIndex)
+            via.append(event)
+            let state = Int(config.state)
+            if firstOfState[state] < 0 { firstOfState[state] = position }
+            if unmetAt[state] < 0, requires[state] & ~config.keys != 0 { unmetAt[state] = position }
+        }
+
+        discover(Configuration(state: model.initial.rawValue, keys: 0), from: -1, event: -1)
+        var head = 0
+        search: while head < frames.count {
+            let config = frames[head]
+            for move in moves[Int(config.state)] {
+                guard let target = move.target else { continue }
+                let next = Configuration(state: target.rawValue, keys: config.keys | move.adds.bits)
+                if index[next] == nil {
+                    if frames.count >= limits.maxConfigurations {
+                        stoppedBy = .maxConfigurations(limits.maxConfigurations)
+                        break search
+                    }
+                    discover(next, from: Int32(head), event: move.event.rawValue)
+                }
+            }
+            head += 1
+            if head & 1023 == 0, let timeout = limits.timeout, Date().timeIntervalSince(start) > timeout {
+                stoppedBy = .timeout(seconds: timeout)
+                break
+            }
+        }
+
+        func path(to position: Int32) -> [PathStep] {
+            var chain: [Int32] = []
+            var cursor = position
+            while cursor >= 0 {
+                chain.append(cursor)
+                cursor = parent[Int(cursor)]
+            }
+            return chain.reversed().map { at in
+                let frame = frames[Int(at)]
+                let event = via[Int(at)]
+                return PathStep(event: event < 0 ? nil : model.events[Int(event)],
+                                state: model.states[Int(frame.state)],
+                                data: model.names(of: KeySet(bits: frame.keys)))
+            }
+        }
+
+        // Legal forward edges, and the states from which a terminal state is reachable.
+        var reverse = [[Int32]](repeating: [], count: stateCount)
+        for state in 0..<stateCount {
+            for move in moves[state] {
+                if let target = move.target { reverse[target.index].append(Int32(state)) }
+            }
+        }
+        var canExit = model.isTerminal
+        var work = (0..<stateCount).filter { model.isTerminal[$0] }.map(Int32.init)
+        while let state = work.popLast() {
+            for predecessor in reverse[Int(state)] where !canExit[Int(predecessor)] {
+                canExit[Int(predecessor)] = true
+                work.append(predecessor)
+            }
+        }
+        var hasOutgoingRow = [Bool](repeating: false, count: stateCount)
+        for row in model.rows { hasOutgoingRow[row.from.index] = true }
+
+        var found: [(position: Int32, violation: Violation)] = []
+        for state in 0..<stateCount {
+            let first = firstOfState[state]
+            guard first >= 0 else { continue }
+            let name = model.states[state]
+            for move in moves[state] where move.target == nil {
+                let event = model.events[move.event.index]
+                found.append((first, Violation(
+                    property: .illegalTransition, state: name, event: event,
+                    message: "\(name) emits \(event), but the table has no transition from \(name) on \(event)",
+                    path: path(to: first))))
+            }
+            if unmetAt[state] >= 0 {
+                let at = unmetAt[state]
+                let data = KeySet(bits: frames[Int(at)].keys)
+                let missing = KeySet(bits: requires[state] & ~data.bits)
+                found.append((at, Violation(
+                    property: .unmetRequirement, state: name,
+                    message: "\(name) requires \(model.names(of: missing).joined(separator: ", ")), but the data is {\(model.names(of: data).joined(separator: ", "))}",
+                    path: path(to: at))))
+            }
+            let legal = moves[state].contains { $0.target != nil }
+            if model.isTerminal[state] {
+                if !moves[state].isEmpty || hasOutgoingRow[state] {
+                    var parts: [String] = []
+                    if !moves[state].isEmpty { parts.append("emits \(moves[state].map { model.events[$0.event.index] }.joined(separator: ", "))") }
+                    let targets = model.rows.filter { $0.from.index == state }.map { "\(model.events[$0.event.index]) → \(model.states[$0.to.index])" }
+                    if !targets.isEmpty { parts.append("has outgoing transitions \(targets.joined(separator: ", "))") }
+                    found.append((first, Violation(
+                        property: .terminalExit, state: name,
+                        message: "\(name) is terminal but \(parts.joined(separator: " and "))",
+                        path: path(to: first))))
+                }
+            } else if !legal {
+                let why = moves[state].isEmpty ? "its step emits no events" : "none of the events it emits has a transition"
+                found.append((first, Violation(
+                    property: .deadlock, state: name,
+                    message: "\(name) is not terminal and has no legal forward move: \(why)",
+                    path: path(to: first))))
+            } else if !canExit[state] {
+                found.append((first, Violation(
+                    property: .noExit, state: name,
+                    message: "\(name) has forward moves, but no terminal state is reachable from it",
+                    path: path(to: first))))
+            }
+        }
+        found.sort { lhs, rhs in
+            if lhs.position != rhs.position { return lhs.position < rhs.position }
+            return lhs.violation.property < rhs.violation.property
+        }
+
+        // Lint.
+        var lint = Lint()
+        lint.unreachable = (0..<stateCount).filter { firstOfState[$0] < 0 }.map { model.states[$0] }
+        for row in model.rows {
+            let fires = firstOfState[row.from.index] >= 0 && moves[row.from.index].contains { $0.event == row.event }
+            if !fires { lint.deadTransitions.append("\(model.states[row.from.index]).\(model.events[row.event.index])") }
+        }
+        var produced = KeySet()
+        var required = KeySet()
+        for state in 0..<stateCount {
+            required = required.union(model.requires[state])
+            for move in moves[state] { produced = produced.union(move.adds) }
+        }
+        lint.unusedData = model.names(of: produced.subtracting(required))
+
+        return SpecVerification(
+            violations: found.map(\.violation), lint: lint,
+            states: firstOfState.filter { $0 >= 0 }.count, configurations: frames.count, stoppedBy: stoppedBy)
+    }
+}
