@@ -1,0 +1,96 @@
+/// The limits that keep parsing bounded, whatever the input.
+///
+/// A document that exceeds one of them is refused with a ``JSONParseError``, never a crash.
+public struct JSONLimits: Sendable {
+    /// The deepest nesting any parse allows, whatever ``maxDepth`` says.
+    ///
+    /// The parser itself uses an explicit stack, but a parsed tree is destroyed, compared and
+    /// converted to ``JSON`` recursively, one call per level; past a few thousand levels that
+    /// could overflow a thread's stack. No real spec nests deeper than a dozen levels.
+    public static let maxSupportedDepth = 1_000
+
+    /// The deepest nesting of arrays and objects allowed; `[]` is depth 1, `[[]]` depth 2.
+    ///
+    /// Values above ``maxSupportedDepth`` act as ``maxSupportedDepth``.
+    public var maxDepth: Int
+    /// The largest document accepted, in bytes (byte-order mark included).
+    public var maxBytes: Int
+    /// The longest string value or key accepted, in UTF-8 bytes after decoding escapes.
+    public var maxStringBytes: Int
+
+    /// Creates limits; the defaults (depth 200, 16 MiB documents, 1 MiB strings) fit any real spec.
+    public init(maxDepth: Int = 200, maxBytes: Int = 16 << 20, maxStringBytes: Int = 1 << 20) {
+        self.maxDepth = maxDepth
+        self.maxBytes = maxBytes
+        self.maxStringBytes = maxStringBytes
+    }
+}
+
+/// Why a document is not valid JSON, and where: the message says what was expected and what was found.
+///
+/// ```swift
+/// do { _ = try JSONParser.parse(Array(#"{"a" 1}"#.utf8)) }
+/// catch { print(error) }  // 1:6: expected ':' after object key, found '1'
+/// ```
+public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What was wrong, e.g. `expected ',' or '}' after object member, found 'x'`.
+    public var message: String
+    /// Where it was found.
+    public var location: SourceLocation
+
+    /// Creates an error.
+    public init(message: String, location: SourceLocation) {
+        self.message = message
+        self.location = location
+    }
+
+    /// The error as `line:column: message`.
+    public var description: String { "\(location): \(message)" }
+}
+
+/// A strict RFC 8259 JSON parser that keeps the source location of every value.
+///
+/// The parser is total: every input either parses or throws a ``JSONParseError`` that names
+/// its line and column; none traps, recurses or takes more than linear time. Decisions beyond
+/// the RFC:
+///
+/// - A UTF-8 byte-order mark (`EF BB BF`) at the very start is skipped and not counted as a column.
+///   A UTF-16 or UTF-32 byte-order mark, or text with NUL bytes between characters, is refused:
+///   the file must be UTF-8.
+/// - Duplicate keys in an object are refused, at the second key, naming where the first one is.
+///   Keys are compared as Swift strings, so canonically equivalent keys (`"é"` written
+///   precomposed and decomposed) are duplicates too: they would collide in any `Dictionary`.
+/// - Numbers keep their literal text and are never refused for size: ``JSONNumber/int`` and
+///   ``JSONNumber/double`` are `nil` when they cannot hold the value.
+/// - Lines end at LF, CR LF or a lone CR; columns count Unicode scalars (see ``SourceLocation``).
+///
+/// ```swift
+/// let root = try JSONParser.parse(Array(#"{"initial": "start"}"#.utf8))
+/// root["initial"]?.location  // 1:13
+/// ```
+public enum JSONParser {
+    /// Parses one JSON document from UTF-8 bytes.
+    ///
+    /// - Parameters:
+    ///   - bytes: the document, UTF-8, optionally starting with a byte-order mark.
+    ///   - limits: the bounds on size, nesting and string length.
+    /// - Returns: the document's root value, with the location of every value and key.
+    /// - Throws: ``JSONParseError`` at the first error, with its line and column.
+    /// - Complexity: O(*n*) in the size of the document.
+    public static func parse(_ bytes: [UInt8], limits: JSONLimits = JSONLimits()) throws(JSONParseError) -> JSONNode {
+        let result: Result<JSONNode, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
+            var scanner = _JSONScanner(buffer, limits: limits)
+            do throws(JSONParseError) {
+                return .success(try scanner.parseDocument())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Parses one JSON document from a string; see the byte-array overload.
+    public static func parse(_ text: String, limits: JSONLimits = JSONLimits()) throws(JSONParseError) -> JSONNode {
+        try parse(Array(text.utf8), limits: limits)
+    }
+}
