@@ -21,6 +21,12 @@ public struct FlowModel: Sendable {
         public var from: StateID
         public var event: EventID
         public var to: StateID
+
+        public init(from: StateID, event: EventID, to: StateID) {
+            self.from = from
+            self.event = event
+            self.to = to
+        }
     }
 
     /// The spec this model was built from.

@@ -1,0 +1,31 @@
+import AuthFlow
+import Foundation
+
+/// Paths of the repository's specs and this target's fixtures.
+enum Files {
+    /// The package root, found from this file's path.
+    static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Every spec in `Specs/`, sorted.
+    static var specs: [String] {
+        let folder = root.appendingPathComponent("Specs")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.sorted().map { folder.appendingPathComponent($0).path }
+    }
+
+    /// The broken variant `name` (without `.json`).
+    static func broken(_ name: String) -> String {
+        Bundle.module.url(forResource: "Fixtures/broken/\(name)", withExtension: "json")!.path
+    }
+
+    /// Every broken variant's name.
+    static var brokenNames: [String] {
+        let folder = Bundle.module.url(forResource: "Fixtures/broken", withExtension: nil)!
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    static func model(_ path: String) throws -> FlowModel {
+        try SpecLoader.load(file: path)
+    }
+}

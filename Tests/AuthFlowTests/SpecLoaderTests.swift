@@ -1,0 +1,162 @@
+import AuthFlow
+import Foundation
+import Testing
+
+@Suite struct SpecLoaderTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let specs: [String] = {
+        let folder = root.appendingPathComponent("Specs")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(".json") }.sorted().map { folder.appendingPathComponent($0).path }
+    }()
+
+    func issue(_ json: String) -> SpecIssue? {
+        do {
+            _ = try SpecLoader.load(json: json)
+            return nil
+        } catch {
+            return error.first
+        }
+    }
+
+    static let minimal = """
+    { "format": "authflow/1", "initial": "a", "success": ["b"], "abort": [],
+      "steps": { "a": { "emits": { "go": [] } }, "b": {} },
+      "transitions": [ { "from": "a", "on": "go", "to": "b" } ] }
+    """
+
+    @Test func minimalSpecLoads() throws {
+        let model = try SpecLoader.load(json: Self.minimal)
+        #expect(model.states == ["a", "b"])
+        #expect(model.target(from: model.initial, on: model.event(named: "go")!) == model.state(named: "b"))
+    }
+
+    @Test func malformedJSONReportsLineAndColumn() {
+        let found = issue("{\n  \"format\": \"authflow/1\",\n  \"initial\" \"a\"\n}")
+        #expect(found?.location == AuthFlow.SourceLocation(line: 3, column: 13))
+        #expect(found?.message.hasPrefix("malformed JSON: expected ':'") == true)
+    }
+
+    @Test func badReferenceReportsItsJSONPathAndLocation() {
+        let json = Self.minimal.replacingOccurrences(of: "\"to\": \"b\"", with: "\"to\": \"nowhere\"")
+        let found = issue(json)
+        #expect(found?.path == "$.transitions[0].to")
+        #expect(found?.location?.line == 3)
+        #expect(found?.message == "transition target 'nowhere' is not a step (steps: a, b)")
+    }
+
+    @Test(arguments: [
+        ("\"format\": \"authflow/1\"", "\"format\": \"authflow/2\"", "$.format", "unsupported format 'authflow/2'; this version reads \"authflow/1\""),
+        ("\"transitions\"", "\"transitons\"", "$.transitons", "unknown key 'transitons' (did you mean 'transitions'?); allowed: format, name, description, initial, success, abort, steps, transitions, passcode, secrets, or any key starting with 'x-'"),
+        ("\"initial\": \"a\"", "\"initial\": 3", "$.initial", "initial must be a string, found number"),
+        ("\"on\": \"go\"", "\"on\": \"back\"", "$.transitions[0].on", "'back' is reserved for undo; it cannot be used in a transition"),
+        ("\"go\": []", "\"back\": []", "$.steps.a.emits.back", "'back' is reserved for undo; a step cannot emit it"),
+        ("\"success\": [\"b\"], ", "", "$.success", "missing required key 'success'"),
+        ("\"b\": {}", "\"b\": { \"back\": \"no\" }", "$.steps.b.back", "back must be true or false, found string"),
+    ])
+    func invalidSpecsSayWhereAndWhy(_ replace: String, _ with: String, _ path: String, _ message: String) {
+        let found = issue(Self.minimal.replacingOccurrences(of: replace, with: with))
+        #expect(found?.path == path)
+        #expect(found?.message == message)
+    }
+
+    @Test func nonDeterministicTableIsInvalidAndIdenticalDuplicateOnlyWarns() throws {
+        let conflicting = Self.minimal.replacingOccurrences(of: "\"to\": \"b\" } ]", with: "\"to\": \"b\" }, { \"from\": \"a\", \"on\": \"go\", \"to\": \"a\" } ]")
+        let found = issue(conflicting)
+        #expect(found?.path == "$.transitions[1]")
+        #expect(found?.message.hasPrefix("non-deterministic: a --go--> a conflicts with transitions[0]") == true)
+        let duplicate = Self.minimal.replacingOccurrences(of: "\"to\": \"b\" } ]", with: "\"to\": \"b\" }, { \"from\": \"a\", \"on\": \"go\", \"to\": \"b\" } ]")
+        let model = try SpecLoader.load(json: duplicate)
+        #expect(model.warnings.map(\.path) == ["$.transitions[1]"])
+        #expect(model.rows.count == 1)
+    }
+
+    @Test func extensionKeysAreIgnored() throws {
+        let json = Self.minimal.replacingOccurrences(of: "\"initial\"", with: "\"x-owner\": {\"team\": 1}, \"initial\"")
+        #expect(try SpecLoader.load(json: json).states == ["a", "b"])
+    }
+
+    @Test(arguments: specs)
+    func everySpecLoadsAndBothPathsBuildTheSameModel(_ path: String) throws {
+        let model = try SpecLoader.load(file: path)
+        let rebuilt = try FlowModel(spec: model.spec)
+        #expect(rebuilt.states == model.states)
+        #expect(rebuilt.moves == model.moves)
+        #expect(rebuilt.rows == model.rows)
+    }
+
+    /// Walks a flow through the runtime from its initial state to a target, by breadth-first search over names.
+    func walk(_ model: FlowModel, to targets: [String]) throws -> [String] {
+        var queue: [[(String, [String])]] = [[(model.spec.initial, [])]]
+        let steps = Dictionary(uniqueKeysWithValues: model.spec.steps.map { ($0.state, $0) })
+        var seen: Set<String> = [model.spec.initial]
+        while !queue.isEmpty {
+            let path = queue.removeFirst()
+            let (state, _) = path.last!
+            if targets.contains(state) {
+                // Replay the path through a real session, supplying values for every produced key.
+                let session = model.makeNamedSession()
+                for (_, events) in path.dropFirst() {
+                    let event = events.last!
+                    let adds = steps[session.state]!.emits.first { $0.event == event }!.adds
+                    try session.handle(StepOutput(event, data: adds.map { ($0, FlowValue.string("\($0)-value")) }))
+                    _ = try session.currentStep()   // each screen gets its required input
+                }
+                #expect(session.state == state)
+                return path.dropFirst().map { $0.1.last! }
+            }
+            for emission in steps[state]?.emits ?? [] {
+                guard let row = model.spec.transitions.first(where: { $0.from == state && $0.on == emission.event }),
+                      seen.insert(row.to).inserted else { continue }
+                queue.append(path + [(row.to, path.last!.1 + [emission.event])])
+            }
+        }
+        throw InvalidSpecError(issues: [SpecIssue(path: "$", message: "no path to \(targets)")])
+    }
+
+    @Test(arguments: specs)
+    func everySpecWalksToASuccessAndToAnAbortThroughTheRuntime(_ path: String) throws {
+        let model = try SpecLoader.load(file: path)
+        #expect(!(try walk(model, to: model.spec.success)).isEmpty)
+        #expect(!(try walk(model, to: model.spec.abort)).isEmpty)
+    }
+
+    @Test func typedDeclarationProducesTheSameModelAsTheSpecFile() throws {
+        enum S: String, FlowName { case start, email, password, signup, authenticated, cancelled }
+        enum E: String, FlowName { case startAuth, knownEmail, newEmail, cancel, passwordAccepted, wrongPassword, accountCreated }
+        enum K: String, FlowName { case email, account, session }
+        var flow = FlowDefinition<S, E, K>(name: "typed", initial: .start, success: [.authenticated], abort: [.cancelled])
+        flow.step(.start, emits: [.startAuth: []], back: false)
+        flow.step(.email, emits: [.knownEmail: [.email, .account], .newEmail: [.email], .cancel: []])
+        flow.step(.password, requires: [.email, .account], emits: [.passwordAccepted: [.session], .wrongPassword: [], .cancel: []])
+        flow.step(.signup, requires: [.email], emits: [.accountCreated: [.session]])
+        flow.step(.authenticated, requires: [.session])
+        flow.step(.cancelled)
+        for (from, event, to) in [(S.start, E.startAuth, S.email), (.email, .knownEmail, .password), (.email, .newEmail, .signup),
+                                  (.email, .cancel, .cancelled), (.password, .passwordAccepted, .authenticated),
+                                  (.password, .wrongPassword, .password), (.password, .cancel, .cancelled), (.signup, .accountCreated, .authenticated)] {
+            flow.transition(from, on: event, to: to)
+        }
+        let json = """
+        { "format": "authflow/1", "name": "typed", "initial": "start", "success": ["authenticated"], "abort": ["cancelled"],
+          "steps": { "start": { "back": false, "emits": { "startAuth": [] } },
+                     "email": { "emits": { "knownEmail": ["email", "account"], "newEmail": ["email"], "cancel": [] } },
+                     "password": { "requires": ["email", "account"], "emits": { "passwordAccepted": ["session"], "wrongPassword": [], "cancel": [] } },
+                     "signup": { "requires": ["email"], "emits": { "accountCreated": ["session"] } },
+                     "authenticated": { "requires": ["session"] }, "cancelled": {} },
+          "transitions": [ { "from": "start", "on": "startAuth", "to": "email" }, { "from": "email", "on": "knownEmail", "to": "password" },
+                           { "from": "email", "on": "newEmail", "to": "signup" }, { "from": "email", "on": "cancel", "to": "cancelled" },
+                           { "from": "password", "on": "passwordAccepted", "to": "authenticated" }, { "from": "password", "on": "wrongPassword", "to": "password" },
+                           { "from": "password", "on": "cancel", "to": "cancelled" }, { "from": "signup", "on": "accountCreated", "to": "authenticated" } ] }
+        """
+        let fromFile = try SpecLoader.load(json: json)
+        #expect(flow.spec == fromFile.spec)
+        let typed = try flow.model()
+        #expect(typed.moves == fromFile.moves && typed.rows == fromFile.rows && typed.requires == fromFile.requires)
+        // And the typed session runs the app's own types.
+        let session = try flow.makeSession()
+        try session.handle(StepOutput(.startAuth))
+        try session.handle(StepOutput(.knownEmail, data: [(.email, "a@b.c"), (.account, 1)]))
+        #expect(session.state == .password)
+    }
+}

@@ -1,0 +1,131 @@
+import AuthFlow
+import Testing
+
+@Suite struct StateMachineTests {
+    typealias Machine = StateMachine<String, String>
+    typealias T = Transition<String, String>
+
+    func makeMachine() throws -> Machine {
+        try Machine(initial: "email", transitions: [
+            T(from: "email", on: "knownEmail", to: "password"),
+            T(from: "password", on: "wrongPassword", to: "password"),
+            T(from: "password", on: "accepted", to: "done"),
+        ])
+    }
+
+    @Test func sendReturnsTheWholeTransitionAndPushesTheTarget() throws {
+        let machine = try makeMachine()
+        let taken = try machine.send("knownEmail")
+        #expect(taken == T(from: "email", on: "knownEmail", to: "password"))
+        #expect(machine.history == ["email", "password"])
+    }
+
+    @Test func conflictingTransitionIsRefusedNotOverwritten() throws {
+        let machine = try makeMachine()
+        #expect(throws: TransitionError.conflictingTransition(
+            existing: T(from: "email", on: "knownEmail", to: "password"),
+            proposed: T(from: "email", on: "knownEmail", to: "signup"))) {
+            try machine.add(T(from: "email", on: "knownEmail", to: "signup"))
+        }
+        #expect(machine.target(from: "email", on: "knownEmail") == "password")
+        #expect(machine.transitions.count == 3)
+        // An identical duplicate is accepted once.
+        try machine.add(T(from: "email", on: "knownEmail", to: "password"))
+        #expect(machine.transitions.count == 3)
+    }
+
+    @Test func conflictInTheInitialTableIsRefused() {
+        #expect(throws: TransitionError<String, String>.self) {
+            try Machine(initial: "a", transitions: [T(from: "a", on: "x", to: "b"), T(from: "a", on: "x", to: "c")])
+        }
+    }
+
+    @Test func rejectedEventChangesNothingAndIsAValue() throws {
+        let machine = try makeMachine()
+        var seen: [MachineEvent<String, String>] = []
+        machine.observe { seen.append($0) }
+        #expect(throws: TransitionError.noTransition(from: "email", on: "accepted")) { try machine.send("accepted") }
+        #expect(machine.history == ["email"])
+        #expect(seen == [.rejected(.noTransition(from: "email", on: "accepted"))])
+    }
+
+    @Test func undoAtTheRootFailsWithoutTrapping() throws {
+        let machine = try makeMachine()
+        #expect(throws: TransitionError<String, String>.nothingToUndo(at: "email")) { try machine.undo() }
+        #expect(machine.state == "email")
+        #expect(!machine.canUndo)
+    }
+
+    @Test func selfLoopPushesAFrameAndUndoReturnsToExactlyThePreviousState() throws {
+        let machine = try makeMachine()
+        try machine.send("knownEmail")
+        try machine.send("wrongPassword")
+        #expect(machine.history == ["email", "password", "password"])
+        #expect(try machine.undo() == "password")
+        #expect(try machine.undo() == "email")
+        #expect(machine.history == ["email"])
+    }
+
+    @Test func queriesAnswerWithoutMoving() throws {
+        let machine = try makeMachine()
+        #expect(machine.canSend("knownEmail"))
+        #expect(!machine.canSend("accepted"))
+        #expect(machine.enabledEvents == ["knownEmail"])
+        #expect(machine.history == ["email"])
+    }
+
+    @Test func observersSeeEveryTransitionRejectionUndoAndReset() throws {
+        let machine = try makeMachine()
+        var seen: [MachineEvent<String, String>] = []
+        machine.observe { seen.append($0) }
+        try machine.send("knownEmail")
+        _ = try? machine.send("nope")
+        try machine.undo()
+        machine.reset()
+        #expect(seen == [
+            .transitioned(T(from: "email", on: "knownEmail", to: "password")),
+            .rejected(.noTransition(from: "password", on: "nope")),
+            .undone(from: "password", to: "email"),
+            .reset(to: "email"),
+        ])
+    }
+
+    @Test func reentrantSendFromAnObserverIsRejectedNotInterleaved() throws {
+        let machine = try makeMachine()
+        var inner: Result<T, TransitionError<String, String>>?
+        machine.observe { event in
+            if case .transitioned = event, inner == nil {
+                inner = Result { () throws(TransitionError<String, String>) -> T in try machine.send("wrongPassword") }
+            }
+        }
+        try machine.send("knownEmail")
+        #expect(machine.history == ["email", "password"])
+        guard case .failure(.reentrantCall) = inner else {
+            Issue.record("expected a re-entrant call error, got \(String(describing: inner))")
+            return
+        }
+    }
+}
+
+@Suite struct DataStackTests {
+    @Test func popRestoresExactlyThePreviousValuesAndAbsences() throws {
+        var data = DataStack<String, FlowValue>()
+        data.push([("email", "a@b.c")])
+        data.push([("email", "x@y.z"), ("account", 7)])
+        #expect(data.current == ["email": "x@y.z", "account": 7])
+        try data.pop()
+        #expect(data.current == ["email": "a@b.c"])
+        try data.pop()
+        #expect(data.current.isEmpty)
+        #expect(throws: DataStackError.nothingToPop) { try data.pop() }
+    }
+
+    @Test func frameReportsWhatEachPushSet() {
+        var data = DataStack<String, FlowValue>()
+        data.push([("email", "a@b.c")])
+        data.push([("email", "x@y.z")])
+        #expect(data.frame(at: 0).map(\.value) == ["a@b.c"])
+        #expect(data.frame(at: 1).map(\.value) == ["x@y.z"])
+        #expect(data.frame(at: 5).isEmpty)
+    }
+}
