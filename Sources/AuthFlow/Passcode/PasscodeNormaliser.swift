@@ -1,0 +1,282 @@
+import Foundation
+
+/// Turns whatever a person typed or pasted into a one-time-passcode field into a code within a ``PasscodePolicy``.
+///
+/// The steps, in order:
+/// 1. Unicode compatibility forms are folded (NFKC): full-width `１２３` becomes `123`, `ﬀ` becomes
+///    `ff`, `²` becomes `2`, `Ⅻ` becomes `XII`, `①` becomes `1`.
+/// 2. Letters are uppercased (`a` → `A`, `ß` → `SS`, dotless `ı` → `I`), and the result is folded
+///    again, since uppercasing can leave compatibility or decomposed forms behind.
+/// 3. Every whitespace and invisible formatting character is removed: all of Unicode's
+///    `White_Space`, the general categories Cc, Cf, Zs, Zl and Zp, and every default-ignorable code
+///    point (zero-width space and joiners, byte-order mark, soft hyphen, bidi marks, variation
+///    selectors).
+/// 4. Characters outside the policy's alphabet are dropped.
+/// 5. The result is cut to ``PasscodePolicy/maxLength`` unicode scalars.
+///
+/// Two guarantees hold for every string `x` and every policy, however odd its alphabet:
+/// `normalise(normalise(x))` is `normalise(x)` scalar for scalar (not merely canonically
+/// equivalent, which is all `String`'s `==` checks), and `policy.admits(normalise(x))`.
+///
+/// They hold by construction: the normaliser only ever outputs *stable* scalars, those of the
+/// alphabet that the steps above leave unchanged on their own and that can never compose with a
+/// neighbour. Alphabet characters that are not stable are never output, so no input can produce them:
+/// lowercase letters (uppercasing changes them), compatibility characters such as `ﬁ` or `²`
+/// (folding changes them), whitespace and invisible characters, combining marks (`U+0301`), and
+/// conjoining Hangul jamo (they compose into syllables). ``unreachableAlphabet`` lists them, so a
+/// spec loader can warn about a policy that can never match what it declares.
+///
+/// Some consequences worth knowing:
+/// - Digits of other scripts, such as the Arabic-Indic `٣`, are not compatibility forms of ASCII
+///   digits, so NFKC keeps them and the default alphabet drops them.
+/// - Folding composes a letter with a following combining mark: `E` + `U+0301` becomes `É`, which the
+///   default alphabet drops as a whole rather than keeping the `E`.
+/// - `İ` (capital I with dot) is its own letter; it is dropped unless the alphabet holds it.
+/// - A pasted sentence keeps every alphabet character: `"Your code is 123 456"` becomes `YOURCO`
+///   under the default policy, and `123456` under a digits-only one.
+///
+/// ```swift
+/// let normaliser = PasscodeNormaliser()
+/// normaliser.normalise("１２３ ４５６")   // "123456"
+/// normaliser.normalise("ab\u{200B}c12") // "ABC12"
+/// ```
+///
+/// The alphabet's stable scalars are decided once, when the policy is set, and kept in a table, so
+/// normalising costs a couple of passes over the input. Inputs made only of ASCII skip the Unicode
+/// folding entirely. The first non-ASCII input or alphabet in a process builds the shared
+/// compatibility-decomposition table (tens of milliseconds, once).
+public struct PasscodeNormaliser: Sendable {
+    /// The policy every output is within; setting it recomputes the table of stable scalars.
+    public var policy: PasscodePolicy {
+        didSet { table = StableScalarTable(policy: policy) }
+    }
+
+    private var table: StableScalarTable
+
+    /// Creates a normaliser for a policy.
+    /// - Parameter policy: the passcode policy; by default six characters from `A`–`Z` and `0`–`9`.
+    public init(policy: PasscodePolicy = .default) {
+        self.policy = policy
+        self.table = StableScalarTable(policy: policy)
+    }
+
+    /// Normalises a typed or pasted passcode into a code within ``policy``.
+    ///
+    /// The result is always admitted by the policy, and normalising it again returns it unchanged.
+    ///
+    /// - Parameter input: any string, as typed or pasted.
+    /// - Returns: the normalised code, at most ``PasscodePolicy/maxLength`` unicode scalars long; empty
+    ///   when nothing in the input is in the alphabet.
+    /// - Complexity: O(*n*), where *n* is the length of `input`.
+    public func normalise(_ input: String) -> String {
+        let limit = policy.maxLength
+        guard limit > 0, !input.isEmpty else { return "" }
+        if input.utf8.allSatisfy({ $0 < 0x80 }) {
+            return normaliseASCII(input, limit: limit)
+        }
+        return filterStable(Self.foldAndUppercase(input), limit: limit)
+    }
+
+    /// The alphabet scalars that normalisation can produce, the ones it outputs when it meets them.
+    public var outputAlphabet: Set<Unicode.Scalar> {
+        table.stable
+    }
+
+    /// The alphabet scalars that normalisation can never produce, in code point order.
+    ///
+    /// These are lowercase letters, compatibility characters, whitespace and invisible characters,
+    /// combining marks and conjoining jamo. A policy that lists them almost certainly meant something
+    /// else (for example `a`–`z` where it meant `A`–`Z`).
+    public var unreachableAlphabet: [Unicode.Scalar] {
+        policy.alphabet.subtracting(table.stable).sorted { $0.value < $1.value }
+    }
+
+    /// Whether a code is already in normal form: within the policy, and unchanged by ``normalise(_:)``.
+    ///
+    /// - Parameter code: the code to check.
+    /// - Returns: `true` when `normalise(code) == code`.
+    public func isNormalised(_ code: String) -> Bool {
+        code.unicodeScalars.count <= policy.maxLength && code.unicodeScalars.allSatisfy(table.isStable)
+    }
+
+    // MARK: Steps
+
+    /// The ASCII-only path: ASCII is its own NFKC form and uppercases byte by byte.
+    private func normaliseASCII(_ input: String, limit: Int) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Swift.min(limit, input.utf8.count))
+        for byte in input.utf8 {
+            let upper = (byte &- 0x61) < 26 ? byte &- 0x20 : byte
+            guard table.isStableASCII(upper) else { continue }
+            bytes.append(upper)
+            if bytes.count == limit { break }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Keeps the stable scalars of `text`, up to `limit` of them.
+    private func filterStable(_ text: String, limit: Int) -> String {
+        var output = String.UnicodeScalarView()
+        var count = 0
+        for scalar in text.unicodeScalars where table.isStable(scalar) {
+            output.append(scalar)
+            count += 1
+            if count == limit { break }
+        }
+        return String(output)
+    }
+
+    /// Steps 1 and 2: compatibility folding, uppercasing, and folding again when uppercasing left
+    /// non-ASCII text it changed.
+    fileprivate static func foldAndUppercase(_ input: String) -> String {
+        let folded = CompatibilityFolding.nfkc(input)
+        let upper = folded.uppercased()
+        if upper.utf8.elementsEqual(folded.utf8) || upper.utf8.allSatisfy({ $0 < 0x80 }) {
+            return upper
+        }
+        return CompatibilityFolding.nfkc(upper)
+    }
+}
+
+// MARK: - Compatibility folding (NFKC)
+
+/// Unicode normalisation form KC, built from pieces that are correct on every platform.
+///
+/// Foundation's `precomposedStringWithCompatibilityMapping` is not usable on Linux (swift-corelibs
+/// Foundation with Swift 6.3): it is not idempotent (half-width `ｶﾞ` gives `カ` + `U+3099`, which a
+/// second pass composes to `ガ`), it leaves a Hangul syllable and a following trailing jamo apart,
+/// and its composition step truncates a supplementary-plane character followed by a combining
+/// mark to 16 bits (`U+2006B U+0301` becomes `ḱ`). So NFKC is computed here as NFC of the
+/// compatibility decomposition: each scalar's compatibility decomposition comes from a table
+/// built once from Foundation's single-scalar decompositions (which are correct), and the
+/// canonical reordering and composition come from the standard library's own NFC, the one `String`
+/// comparison uses.
+enum CompatibilityFolding {
+    /// Every scalar whose compatibility decomposition differs from itself, mapped to that
+    /// decomposition. Only scalars that change when NFKC-case-folded can have one, which keeps the
+    /// build (once per process, on first use) to a few thousand Foundation calls.
+    static let decompositions: [UInt32: [Unicode.Scalar]] = {
+        var table: [UInt32: [Unicode.Scalar]] = [:]
+        let planes: [ClosedRange<UInt32>] = [0x80...0x3_FFFF, 0xE_0000...0xE_0FFF]
+        for value in planes.joined() {
+            guard let scalar = Unicode.Scalar(value), scalar.properties.changesWhenNFKCCaseFolded else {
+                continue
+            }
+            let decomposed = String(scalar).decomposedStringWithCompatibilityMapping.unicodeScalars
+            if !decomposed.elementsEqual(CollectionOfOne(scalar)) {
+                table[value] = Array(decomposed)
+            }
+        }
+        return table
+    }()
+
+    /// The NFKC form of `text`.
+    static func nfkc(_ text: String) -> String {
+        var decomposed = String.UnicodeScalarView()
+        var changed = false
+        for scalar in text.unicodeScalars {
+            if scalar.value >= 0x80, let mapping = decompositions[scalar.value] {
+                decomposed.append(contentsOf: mapping)
+                changed = true
+            } else {
+                decomposed.append(scalar)
+            }
+        }
+        let source = changed ? String(decomposed) : text
+        return String(decoding: source._nfcCodeUnits, as: UTF8.self)
+    }
+}
+
+// MARK: - The table of stable scalars
+
+/// Which scalars of a policy's alphabet normalisation may output; built once per policy.
+private struct StableScalarTable: Sendable {
+    /// Bit `n` set when ASCII scalar `n` is stable (scalars 0–63 and 64–127).
+    private var asciiLow: UInt64 = 0
+    private var asciiHigh: UInt64 = 0
+    /// Every stable scalar, ASCII or not.
+    private(set) var stable: Set<Unicode.Scalar> = []
+
+    init(policy: PasscodePolicy) {
+        for scalar in policy.alphabet where Self.decideStable(scalar) {
+            stable.insert(scalar)
+            let value = scalar.value
+            if value < 64 {
+                asciiLow |= 1 << UInt64(value)
+            } else if value < 128 {
+                asciiHigh |= 1 << UInt64(value - 64)
+            }
+        }
+    }
+
+    @inline(__always)
+    func isStableASCII(_ byte: UInt8) -> Bool {
+        byte < 64 ? asciiLow & (1 << UInt64(byte)) != 0 : asciiHigh & (1 << UInt64(byte & 63)) != 0
+    }
+
+    @inline(__always)
+    func isStable(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 128 ? isStableASCII(UInt8(scalar.value)) : stable.contains(scalar)
+    }
+
+    /// Whether `scalar`, on its own, comes out of the pipeline unchanged and can never compose with a
+    /// neighbour. The caller has checked that it is in the alphabet.
+    private static func decideStable(_ scalar: Unicode.Scalar) -> Bool {
+        if isInvisible(scalar) { return false }
+        if scalar.isASCII {
+            return !(0x61...0x7A).contains(scalar.value)
+        }
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark:
+            return false
+        default:
+            break
+        }
+        if properties.canonicalCombiningClass != .notReordered { return false }
+        if isConjoiningJamo(scalar) || composesWithPreceding.contains(scalar.value) { return false }
+        let alone = PasscodeNormaliser.foldAndUppercase(String(scalar))
+        return alone.unicodeScalars.elementsEqual(CollectionOfOne(scalar))
+    }
+
+    /// Whitespace and invisible formatting characters, which step 3 removes.
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        if properties.isWhitespace || properties.isDefaultIgnorableCodePoint { return true }
+        switch properties.generalCategory {
+        case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Hangul conjoining jamo (leading, vowel and trailing, old and new blocks), which compose into
+    /// syllables and with syllables.
+    private static func isConjoiningJamo(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x1100...0x11FF, 0xA960...0xA97F, 0xD7B0...0xD7FF: return true
+        default: return false
+        }
+    }
+
+    /// Every scalar whose NFC quick check is "maybe" (Unicode 16): the ones that can compose with a
+    /// preceding character. Nearly all are combining marks, excluded anyway; the list also catches
+    /// the few that are letters, such as the Kirat Rai vowel signs.
+    private static let composesWithPreceding: Set<UInt32> = {
+        let ranges: [ClosedRange<UInt32>] = [
+            0x0300...0x0304, 0x0306...0x030C, 0x030F...0x030F, 0x0311...0x0311, 0x0313...0x0314,
+            0x031B...0x031B, 0x0323...0x0328, 0x032D...0x032E, 0x0330...0x0331, 0x0338...0x0338,
+            0x0342...0x0342, 0x0345...0x0345, 0x0653...0x0655, 0x093C...0x093C, 0x09BE...0x09BE,
+            0x09D7...0x09D7, 0x0B3E...0x0B3E, 0x0B56...0x0B57, 0x0BBE...0x0BBE, 0x0BD7...0x0BD7,
+            0x0C56...0x0C56, 0x0CC2...0x0CC2, 0x0CD5...0x0CD6, 0x0D3E...0x0D3E, 0x0D57...0x0D57,
+            0x0DCA...0x0DCA, 0x0DCF...0x0DCF, 0x0DDF...0x0DDF, 0x102E...0x102E, 0x1161...0x1175,
+            0x11A8...0x11C2, 0x1B35...0x1B35, 0x3099...0x309A, 0x110BA...0x110BA, 0x11127...0x11127,
+            0x1133E...0x1133E, 0x11357...0x11357, 0x113B8...0x113B8, 0x113BB...0x113BB,
+            0x113C2...0x113C2, 0x113C5...0x113C5, 0x113C7...0x113C9, 0x114B0...0x114B0,
+            0x114BA...0x114BA, 0x114BD...0x114BD, 0x115AF...0x115AF, 0x11930...0x11930,
+            0x1611E...0x16129, 0x16D63...0x16D6A,
+        ]
+        return Set(ranges.joined())
+    }()
+}

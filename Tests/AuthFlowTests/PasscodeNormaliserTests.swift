@@ -1,0 +1,276 @@
+import Testing
+@testable import AuthFlow
+
+/// One row of the passcode table: an input, the policy, and the exact expected output.
+struct PasscodeCase: CustomTestStringConvertible, Sendable {
+    var note: String
+    var input: String
+    var policy: PasscodePolicy = .default
+    var expected: String
+
+    var testDescription: String { note }
+}
+
+/// The policies every property is checked under, chosen for the ways they can break idempotence.
+enum PasscodePolicies {
+    static let digitsOnly = PasscodePolicy(maxLength: 6, alphabet: "0123456789")
+    /// Lowercase letters can never be output: uppercasing changes them.
+    static let lowercase = PasscodePolicy(maxLength: 8, alphabet: "abcxyz0123")
+    /// Mixed case: only the uppercase half is reachable.
+    static let mixedCase = PasscodePolicy(maxLength: 8, alphabet: "aAbBsS")
+    /// A combining acute accent, and both forms of É.
+    static let combining = PasscodePolicy(maxLength: 8, alphabet: "E\u{0301}\u{00C9}e\u{00E9}")
+    /// Compatibility characters and invisible ones in the alphabet itself.
+    static let compatibility = PasscodePolicy(maxLength: 8, alphabet: "\u{FB01}²Ⅻ FI2X\u{200B}\u{FEFF}")
+    /// Hangul syllables and conjoining jamo.
+    static let hangul = PasscodePolicy(maxLength: 4, alphabet: "가각\u{1100}\u{1161}\u{11A8}")
+    static let turkish = PasscodePolicy(maxLength: 4, alphabet: "Iİ")
+    static let greek = PasscodePolicy(maxLength: 4, alphabet: "ΑΒΓΣ")
+    static let sharpS = PasscodePolicy(maxLength: 4, alphabet: "Sẞ")
+    static let emoji = PasscodePolicy(maxLength: 4, alphabet: "😀🏻12\u{FE0F}\u{20E3}")
+    static let empty = PasscodePolicy(maxLength: 0, alphabet: PasscodePolicy.defaultAlphabet)
+    static let long = PasscodePolicy(maxLength: 64, alphabet: PasscodePolicy.defaultAlphabet + "ÉÖÄÜß-")
+
+    static let all: [PasscodePolicy] = [
+        .default, digitsOnly, lowercase, mixedCase, combining, compatibility, hangul, turkish, greek,
+        sharpS, emoji, empty, long,
+    ]
+}
+
+@Suite struct PasscodeNormaliserTests {
+    static let cases: [PasscodeCase] = [
+        // Plain codes and folding
+        .init(note: "a plain code", input: "123456", expected: "123456"),
+        .init(note: "full-width digits", input: "１２３４５６", expected: "123456"),
+        .init(note: "full-width letters", input: "ｃｏｄｅ", expected: "CODE"),
+        .init(note: "circled digits", input: "①②③", expected: "123"),
+        .init(note: "mathematical bold digits", input: "𝟏𝟐𝟑", expected: "123"),
+        .init(note: "superscript two", input: "x²", expected: "X2"),
+        .init(note: "roman numeral twelve", input: "Ⅻ", expected: "XII"),
+        .init(note: "ff ligature", input: "ﬀ12", expected: "FF12"),
+        .init(note: "fi ligature", input: "ﬁ", expected: "FI"),
+        .init(note: "square hPa", input: "㍱", expected: "HPA"),
+        .init(note: "keycap emoji digits", input: "1️⃣2️⃣", expected: "12"),
+        // Whitespace and invisible characters
+        .init(note: "a space", input: "123 456", expected: "123456"),
+        .init(note: "a tab", input: "123\t456", expected: "123456"),
+        .init(note: "no-break space", input: "123\u{00A0}456", expected: "123456"),
+        .init(note: "ideographic space", input: "123\u{3000}456", expected: "123456"),
+        .init(note: "line breaks and separators", input: "\n12\r\n34\u{2028}56\u{2029}", expected: "123456"),
+        .init(note: "zero-width space and joiner", input: "12\u{200B}34\u{200D}56", expected: "123456"),
+        .init(note: "byte-order mark", input: "\u{FEFF}123456", expected: "123456"),
+        .init(note: "soft hyphen", input: "12\u{00AD}3456", expected: "123456"),
+        .init(note: "bidi marks", input: "\u{200E}123456\u{200F}", expected: "123456"),
+        .init(note: "variation selector", input: "12\u{FE0F}34", expected: "1234"),
+        .init(note: "a control character", input: "\u{0000}12\u{007F}", expected: "12"),
+        // Case
+        .init(note: "lowercase letters", input: "abc123", expected: "ABC123"),
+        .init(note: "punctuation dropped", input: "aBc-12_3", expected: "ABC123"),
+        .init(note: "sharp s expands to SS", input: "ß", expected: "SS"),
+        .init(note: "sharp s expansion is cut", input: "straße", expected: "STRASS"),
+        .init(note: "dotless i uppercases to I", input: "ı", expected: "I"),
+        .init(note: "dotted capital İ is not in the alphabet", input: "İ1", expected: "1"),
+        .init(note: "apostrophe n", input: "ŉ", expected: "N"),
+        .init(note: "j with caron uppercases to J and a mark", input: "ǰ", expected: "J"),
+        // Marks, other scripts, emoji
+        .init(note: "E and a combining acute compose to É, dropped", input: "E\u{0301}1", expected: "1"),
+        .init(note: "precomposed é uppercases to É, dropped", input: "é2", expected: "2"),
+        .init(note: "a combining mark on a digit is dropped", input: "1\u{0301}2", expected: "12"),
+        .init(note: "emoji dropped", input: "😀123", expected: "123"),
+        .init(note: "Arabic-Indic digits are not folded by NFKC", input: "١٢٣4", expected: "4"),
+        .init(note: "Devanagari digits are not folded either", input: "१२३", expected: ""),
+        // Pasted text and length
+        .init(note: "pasted sentence, default alphabet", input: "Your code is 123 456", expected: "YOURCO"),
+        .init(note: "pasted sentence, digits only", input: "Your code is 123 456",
+              policy: PasscodePolicies.digitsOnly, expected: "123456"),
+        .init(note: "too long input is cut", input: "12345678", expected: "123456"),
+        .init(note: "the empty string", input: "", expected: ""),
+        .init(note: "nothing in the alphabet", input: "¿?! …", expected: ""),
+        .init(note: "maxLength 0 outputs nothing", input: "123456", policy: PasscodePolicies.empty, expected: ""),
+        // Unusual alphabets
+        .init(note: "lowercase alphabet: letters unreachable", input: "abcABC123",
+              policy: PasscodePolicies.lowercase, expected: "123"),
+        .init(note: "mixed-case alphabet keeps the uppercase", input: "aAbß",
+              policy: PasscodePolicies.mixedCase, expected: "AABSS"),
+        .init(note: "combining alphabet: E + acute composes to É", input: "E\u{0301}",
+              policy: PasscodePolicies.combining, expected: "É"),
+        .init(note: "combining alphabet: é uppercases to É", input: "ée\u{0301}E",
+              policy: PasscodePolicies.combining, expected: "ÉÉE"),
+        .init(note: "combining alphabet: a lone acute is dropped", input: "\u{0301}E\u{200B}\u{0301}",
+              policy: PasscodePolicies.combining, expected: "E"),
+        .init(note: "compatibility alphabet: ﬁ, ², Ⅻ fold to FI, 2, XII", input: "ﬁ²Ⅻ f i",
+              policy: PasscodePolicies.compatibility, expected: "FI2XIIFI"),
+        .init(note: "Hangul jamo compose into a syllable", input: "\u{1100}\u{1161}",
+              policy: PasscodePolicies.hangul, expected: "가"),
+        .init(note: "Hangul syllable and trailing jamo compose", input: "가\u{11A8}가",
+              policy: PasscodePolicies.hangul, expected: "각가"),
+        .init(note: "a lone jamo is dropped", input: "\u{1100}\u{11A8}",
+              policy: PasscodePolicies.hangul, expected: ""),
+        .init(note: "Turkish i forms", input: "iıİ", policy: PasscodePolicies.turkish, expected: "IIİ"),
+        .init(note: "Greek final sigma uppercases", input: "σςαβ", policy: PasscodePolicies.greek, expected: "ΣΣΑΒ"),
+        .init(note: "capital sharp s kept, small sharp s becomes SS", input: "ẞß",
+              policy: PasscodePolicies.sharpS, expected: "ẞSS"),
+        .init(note: "half-width katakana and voiced mark fold to one letter", input: "ｶﾞｶ",
+              policy: PasscodePolicy(maxLength: 4, alphabet: "カガ"), expected: "ガカ"),
+        .init(note: "a supplementary character and a mark stay apart", input: "\u{20041}\u{0335}\u{2006B}\u{0301}",
+              expected: ""),
+        .init(note: "emoji alphabet: modifiers are separate scalars", input: "😀🏻1️⃣",
+              policy: PasscodePolicies.emoji, expected: "😀🏻1"),
+    ]
+
+    @Test(arguments: cases)
+    func normalisesToTheExpectedCode(_ row: PasscodeCase) {
+        let normaliser = PasscodeNormaliser(policy: row.policy)
+        #expect(scalars(normaliser.normalise(row.input)) == scalars(row.expected))
+    }
+
+    @Test(arguments: cases)
+    func everyExpectedOutputIsAFixedPointWithinItsPolicy(_ row: PasscodeCase) {
+        let normaliser = PasscodeNormaliser(policy: row.policy)
+        #expect(scalars(normaliser.normalise(row.expected)) == scalars(row.expected))
+        #expect(row.policy.admits(row.expected))
+        #expect(normaliser.isNormalised(row.expected))
+    }
+
+    /// Every table input under every policy: idempotent, and admitted.
+    @Test(arguments: PasscodePolicies.all)
+    func idempotentAndAdmittedOnEveryTableInput(_ policy: PasscodePolicy) {
+        let normaliser = PasscodeNormaliser(policy: policy)
+        for row in Self.cases {
+            let once = normaliser.normalise(row.input)
+            #expect(scalars(normaliser.normalise(once)) == scalars(once), "input \(row.note)")
+            #expect(policy.admits(once), "input \(row.note)")
+            #expect(normaliser.isNormalised(once), "input \(row.note)")
+        }
+    }
+
+    /// Seeded random strings over scalars chosen to be troublesome, under every policy.
+    @Test(arguments: PasscodePolicies.all)
+    func idempotentAndAdmittedOnRandomInputs(_ policy: PasscodePolicy) {
+        let seed: UInt64 = 0x5EED_CAFE
+        var rng = PasscodeRandom(seed: seed)
+        let normaliser = PasscodeNormaliser(policy: policy)
+        let pool = Self.troublesomeScalars + policy.alphabet.sorted { $0.value < $1.value }
+        for iteration in 0..<2_000 {
+            var input = String.UnicodeScalarView()
+            for _ in 0..<Int(rng.next() % 12) {
+                if rng.next() % 4 == 0 {
+                    input.append(Self.randomScalar(&rng))
+                } else {
+                    input.append(pool[Int(rng.next() % UInt64(pool.count))])
+                }
+            }
+            let text = String(input)
+            let once = normaliser.normalise(text)
+            let ok = scalars(normaliser.normalise(once)) == scalars(once) && policy.admits(once)
+            #expect(ok, "seed \(seed) iteration \(iteration): \(scalars(text)) -> \(scalars(once))")
+            if !ok { return }
+        }
+    }
+
+    /// Any two output scalars side by side stay as they are: nothing the normaliser emits composes.
+    @Test(arguments: PasscodePolicies.all.filter { $0.maxLength >= 2 })
+    func outputScalarsNeverComposeWithANeighbour(_ policy: PasscodePolicy) {
+        let normaliser = PasscodeNormaliser(policy: policy)
+        let stable = normaliser.outputAlphabet
+        for first in stable {
+            for second in stable {
+                var pair = String.UnicodeScalarView()
+                pair.append(first)
+                pair.append(second)
+                let code = String(pair)
+                #expect(scalars(normaliser.normalise(code)) == scalars(code))
+            }
+        }
+    }
+
+    @Test func theDefaultAlphabetIsEntirelyReachable() {
+        let normaliser = PasscodeNormaliser()
+        #expect(normaliser.outputAlphabet == PasscodePolicy.default.alphabet)
+        #expect(normaliser.unreachableAlphabet == [])
+    }
+
+    @Test func unreachableAlphabetCharactersAreListed() {
+        #expect(PasscodeNormaliser(policy: PasscodePolicies.lowercase).unreachableAlphabet == ["a", "b", "c", "x", "y", "z"])
+        #expect(PasscodeNormaliser(policy: PasscodePolicies.combining).unreachableAlphabet == ["e", "\u{E9}", "\u{301}"])
+        #expect(PasscodeNormaliser(policy: PasscodePolicies.compatibility).unreachableAlphabet
+            == [" ", "\u{B2}", "\u{200B}", "\u{216B}", "\u{FB01}", "\u{FEFF}"])
+        #expect(PasscodeNormaliser(policy: PasscodePolicies.hangul).unreachableAlphabet == ["\u{1100}", "\u{1161}", "\u{11A8}"])
+        #expect(PasscodeNormaliser(policy: PasscodePolicies.emoji).unreachableAlphabet == ["\u{20E3}", "\u{FE0F}"])
+    }
+
+    @Test func changingThePolicyRebuildsTheTable() {
+        var normaliser = PasscodeNormaliser()
+        #expect(normaliser.normalise("ab 12 cd") == "AB12CD")
+        normaliser.policy = PasscodePolicies.digitsOnly
+        #expect(normaliser.normalise("ab 12 cd") == "12")
+        normaliser.policy = PasscodePolicy(maxLength: 3, alphabet: "ABCD")
+        #expect(normaliser.normalise("ab 12 cd") == "ABC")
+    }
+
+    @Test func lengthIsCountedInUnicodeScalars() {
+        let normaliser = PasscodeNormaliser(policy: PasscodePolicy(maxLength: 3, alphabet: "😀🏻A"))
+        // "😀🏻" is one Character but two scalars.
+        #expect(normaliser.normalise("😀🏻😀🏻") == "😀🏻😀")
+        #expect(normaliser.normalise("😀🏻😀🏻").unicodeScalars.count == 3)
+    }
+
+    /// The property checks above can fail: a naive filter (drop what is outside the alphabet, cut,
+    /// then uppercase, as the seed article does) breaks them.
+    @Test func theChecksCatchANaiveFilter() {
+        func naive(_ input: String, _ policy: PasscodePolicy) -> String {
+            let kept = input.unicodeScalars.filter { policy.alphabet.contains($0) && !$0.properties.isWhitespace }
+            return String(String.UnicodeScalarView(kept.prefix(policy.maxLength))).uppercased()
+        }
+        func holds(_ normalise: (String) -> String, _ input: String, _ policy: PasscodePolicy) -> Bool {
+            let once = normalise(input)
+            return scalars(normalise(once)) == scalars(once) && policy.admits(once)
+        }
+        let lower = PasscodePolicies.lowercase
+        #expect(!holds({ naive($0, lower) }, "a1", lower))
+        #expect(holds(PasscodeNormaliser(policy: lower).normalise, "a1", lower))
+        let sharp = PasscodePolicy(maxLength: 2, alphabet: "ßS")
+        #expect(!holds({ naive($0, sharp) }, "ßß", sharp))
+        #expect(holds(PasscodeNormaliser(policy: sharp).normalise, "ßß", sharp))
+        // A kept E and a kept combining acute: not a normal form, the fold composes them.
+        let combined = naive("E\u{0301}", PasscodePolicies.combining)
+        #expect(!PasscodeNormaliser(policy: PasscodePolicies.combining).isNormalised(combined))
+    }
+
+    // MARK: Helpers
+
+    static let troublesomeScalars: [Unicode.Scalar] = Array((
+        "aAzZ09ßẞıİiŉǰΐﬀﬁﬃ²Ⅻ①１ｚ𝟏٣१😀🏻\u{FE0F}\u{20E3}" +
+        " \t\n\u{A0}\u{3000}\u{200B}\u{200C}\u{200D}\u{2060}\u{FEFF}\u{AD}\u{200E}\u{202E}\u{E0001}\u{180E}" +
+        "\u{301}\u{308}\u{327}\u{345}\u{3099}\u{309A}\u{FF9E}\u{0B3E}\u{0B47}\u{0CC2}\u{0CC6}\u{1161}\u{11A8}\u{1100}" +
+        "가각éÉEe\u{0F73}\u{0344}\u{16D63}\u{16D67}ǅǆΣσς\u{1E9B}\u{0958}\u{2126}\u{212B}\u{1F1FA}\u{1F1F8}"
+    ).unicodeScalars)
+
+    static func randomScalar(_ rng: inout PasscodeRandom) -> Unicode.Scalar {
+        while true {
+            let value = UInt32(truncatingIfNeeded: rng.next() % 0x3_0000)
+            if let scalar = Unicode.Scalar(value) { return scalar }
+        }
+    }
+}
+
+/// The scalars of a string, as `U+XXXX`, for exact comparison.
+///
+/// `String`'s `==` is canonical equivalence: `"각"` equals `"가\u{11A8}"` and `"É"` equals
+/// `"E\u{301}"`, so it would hide exactly the composition bugs these tests look for.
+func scalars(_ text: String) -> [String] {
+    text.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }
+}
+
+/// A small seeded generator (SplitMix64), so random tests replay exactly.
+struct PasscodeRandom: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
