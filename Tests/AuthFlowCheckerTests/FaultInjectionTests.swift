@@ -15,7 +15,7 @@ import Testing
         func canHandle(_ event: EventID) -> Bool { real.canHandle(event) }
         var canGoBack: Bool { real.canGoBack }
         func send(_ event: EventID, value: (KeyID) -> FlowValue) -> Bool { real.send(event, value: value) }
-        func back() -> Bool { real.back() }
+        func back() -> Bool { real.canGoBack ? undo() : false }
         func undo() -> Bool { (try? real.session.machine.undo()) != nil }
         func reset() { real.reset() }
     }

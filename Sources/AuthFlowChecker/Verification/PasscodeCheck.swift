@@ -18,7 +18,13 @@ public enum PasscodeCheck {
         for input in corpus {
             if let problem = problem(normaliser, input) { return [violation(input, problem)] }
         }
-        // Generated inputs: see PasscodeCheck+Generated.swift once PropertyTesting's forAll lands.
+        guard generatedCases > 0 else { return [] }
+        let report = forAll(Gen.userInput, cases: generatedCases, seed: seed) { input in
+            problem(normaliser, input) == nil
+        }
+        if let failure = report.failure {
+            return [violation(failure.shrunk, problem(normaliser, failure.shrunk) ?? "fails")]
+        }
         return []
     }
 
@@ -26,7 +32,8 @@ public enum PasscodeCheck {
     public static func problem(_ normaliser: PasscodeNormaliser, _ input: String) -> String? {
         let once = normaliser.normalise(input)
         let twice = normaliser.normalise(once)
-        if once != twice {
+        // Compare scalars: String's == treats canonically equivalent strings as equal, hiding exactly these bugs.
+        if !once.unicodeScalars.elementsEqual(twice.unicodeScalars) {
             return "not idempotent: normalise(\(scalars(input))) = \(scalars(once)), but normalising that again gives \(scalars(twice))"
         }
         if !normaliser.policy.admits(once) {

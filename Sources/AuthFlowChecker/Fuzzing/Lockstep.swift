@@ -1,0 +1,206 @@
+import AuthFlow
+
+/// Runs actions through a runtime and the model side by side, checking every property after every step.
+///
+/// The random walker and replay share it, so a saved path replays through exactly the code
+/// that found it.
+struct Lockstep {
+    struct Frame {
+        var state: Int32
+        var keys: UInt64
+        var values: [Int: String]   // what this frame set, for the expected data after an undo
+    }
+
+    let model: FlowModel
+    let driver: any FlowDriver
+    let canExit: [Bool]
+    let hasOutgoingRow: [Bool]
+    let properties: Set<Property>?
+    var frames: [Frame] = []
+    var expected: [Int: String] = [:]
+    var steps: [PathStep] = []
+    var actions: [FuzzAction] = []
+    /// The sites already reported in this run (spec properties are reported once per site).
+    var seen: Set<FuzzSite> = []
+
+    init(model: FlowModel, driver: any FlowDriver, properties: Set<Property>?) {
+        self.model = model
+        self.driver = driver
+        self.properties = properties
+        var reverse = [[Int]](repeating: [], count: model.stateCount)
+        for state in 0..<model.stateCount {
+            for move in model.moves[state] { if let target = move.target { reverse[target.index].append(state) } }
+        }
+        var canExit = model.isTerminal
+        var work = (0..<model.stateCount).filter { model.isTerminal[$0] }
+        while let state = work.popLast() {
+            for predecessor in reverse[state] where !canExit[predecessor] {
+                canExit[predecessor] = true
+                work.append(predecessor)
+            }
+        }
+        self.canExit = canExit
+        var outgoing = [Bool](repeating: false, count: model.stateCount)
+        for row in model.rows { outgoing[row.from.index] = true }
+        self.hasOutgoingRow = outgoing
+    }
+
+    var top: Frame { frames[frames.count - 1] }
+
+    /// Whether the user may go back now, by the spec.
+    var backAllowed: Bool {
+        frames.count > 1 && !model.isTerminal[Int(top.state)] && model.canGoBack[Int(top.state)]
+    }
+
+    /// Starts at the root; returns a violation found there, if any.
+    mutating func start() -> FuzzOutcome? {
+        driver.reset()
+        frames = [Frame(state: model.initial.rawValue, keys: 0, values: [:])]
+        expected = [:]
+        actions = []
+        steps = [PathStep(event: nil, state: model.states[model.initial.index], data: [], values: [:])]
+        seen = []
+        return check(after: nil)
+    }
+
+    /// The simple value of `key` pushed at step `index`.
+    static func simpleValue(_ key: String, step index: Int) -> String { "\(key)-\(index)" }
+
+    /// Applies `action`; `nil` when it is not applicable here (replay of an invalid shrink candidate).
+    mutating func apply(_ action: FuzzAction) -> (applicable: Bool, outcome: FuzzOutcome?) {
+        switch action {
+        case .back:
+            guard backAllowed else { return (false, nil) }
+            actions.append(action)
+            let accepted = driver.back()
+            let popped = frames.removeLast()
+            for key in popped.values.keys {
+                // Restore what the frames below say.
+                expected[key] = frames.reversed().lazy.compactMap { $0.values[key] }.first
+            }
+            steps.append(pathStep(event: "back"))
+            if !accepted {
+                return (true, violation(.undoMismatch, state: popped.state, event: nil,
+                                        "back from \(model.states[Int(popped.state)]) was refused by the runtime, which the spec allows"))
+            }
+            if let problem = mismatch() {
+                return (true, violation(.undoMismatch, state: popped.state, event: nil,
+                                        "after back from \(model.states[Int(popped.state)]), \(problem)"))
+            }
+            return (true, check(after: "back"))
+        case let .event(name, values):
+            guard let event = model.event(named: name),
+                  let move = model.moves[Int(top.state)].first(where: { $0.event == event }) else { return (false, nil) }
+            if let values, values.count != move.addedKeys.count { return (false, nil) }
+            actions.append(action)
+            let index = actions.count
+            var pushed: [Int: String] = [:]
+            for (i, key) in move.addedKeys.enumerated() {
+                pushed[key.index] = values?[i] ?? Self.simpleValue(model.keys[key.index], step: index)
+            }
+            let accepted = driver.send(event) { key in .string(pushed[key.index] ?? "") }
+            guard let target = move.target else {
+                steps.append(pathStep(event: name))
+                if accepted {
+                    return (true, violation(.divergence, state: top.state, event: name,
+                                            "the runtime accepted \(name) in \(model.states[Int(top.state)]), which has no transition"))
+                }
+                if let problem = mismatch() {
+                    return (true, violation(.undoMismatch, state: top.state, event: name, "rejecting \(name) changed the runtime: \(problem)"))
+                }
+                return (true, nil)
+            }
+            let from = top.state
+            frames.append(Frame(state: target.rawValue, keys: top.keys | move.adds.bits, values: pushed))
+            for (key, value) in pushed { expected[key] = value }
+            steps.append(pathStep(event: name))
+            if !accepted {
+                return (true, violation(.divergence, state: from, event: name,
+                                        "the runtime rejected \(name) from \(model.states[Int(from)]), which the table sends to \(model.states[target.index])"))
+            }
+            if let problem = mismatch() {
+                return (true, violation(.divergence, state: target.rawValue, event: name, "after \(name), \(problem)"))
+            }
+            return (true, check(after: name))
+        }
+    }
+
+    func pathStep(event: String?) -> PathStep {
+        let keys = KeySet(bits: top.keys)
+        var values: [String: String] = [:]
+        for key in keys {
+            values[model.keys[key.index]] = model.secrets.contains(key) ? "<redacted>" : (expected[key.index] ?? "?")
+        }
+        return PathStep(event: event, state: model.states[Int(top.state)], data: model.names(of: keys), values: values)
+    }
+
+    /// What differs between the runtime and the model's top frame.
+    func mismatch() -> String? {
+        let state = driver.state
+        if state.rawValue != top.state {
+            let name = state.index >= 0 && state.index < model.stateCount ? model.states[state.index] : "\(state)"
+            return "the runtime is at \(name), expected \(model.states[Int(top.state)])"
+        }
+        if driver.height != frames.count { return "the runtime's history holds \(driver.height) frames, expected \(frames.count)" }
+        let keys = KeySet(bits: top.keys)
+        if driver.dataCount != keys.count { return "the runtime holds \(driver.dataCount) data keys, expected \(keys.count)" }
+        for key in keys {
+            let want = FlowValue.string(expected[key.index] ?? "")
+            if driver.value(of: key) != want {
+                let shown = model.secrets.contains(key) ? "<redacted>" : "\(driver.value(of: key).map { "\($0)" } ?? "absent")"
+                return "\(model.keys[key.index]) is \(shown), expected \(model.secrets.contains(key) ? "<redacted>" : "\(want)")"
+            }
+        }
+        return nil
+    }
+
+    func includes(_ property: Property) -> Bool { properties?.contains(property) ?? true }
+
+    /// Checks the spec properties at the current frame; returns the first violation of an unseen site.
+    mutating func check(after event: String?) -> FuzzOutcome? {
+        let state = Int(top.state)
+        let name = model.states[state]
+        let moves = model.moves[state]
+        if includes(.unmetRequirement), model.requires[state].bits & ~top.keys != 0 {
+            let missing = model.names(of: KeySet(bits: model.requires[state].bits & ~top.keys))
+            if let found = violation(.unmetRequirement, state: top.state, event: nil,
+                                     "\(name) requires \(missing.joined(separator: ", ")), but the data is {\(model.names(of: KeySet(bits: top.keys)).joined(separator: ", "))}") {
+                return found
+            }
+        }
+        if includes(.illegalTransition) {
+            for move in moves where move.target == nil {
+                let event = model.events[move.event.index]
+                if let found = violation(.illegalTransition, state: top.state, event: event,
+                                         "\(name) emits \(event), but the table has no transition from \(name) on \(event)") {
+                    return found
+                }
+            }
+        }
+        let legal = moves.contains { $0.target != nil }
+        if model.isTerminal[state] {
+            if includes(.terminalExit), !moves.isEmpty || hasOutgoingRow[state],
+               let found = violation(.terminalExit, state: top.state, event: nil, "\(name) is terminal but emits events or has outgoing transitions") {
+                return found
+            }
+        } else if !legal {
+            if includes(.deadlock), let found = violation(.deadlock, state: top.state, event: nil, "\(name) is not terminal and has no legal forward move") {
+                return found
+            }
+        } else if !canExit[state] {
+            if includes(.noExit), let found = violation(.noExit, state: top.state, event: nil, "\(name) has forward moves, but no terminal state is reachable from it") {
+                return found
+            }
+        }
+        return nil
+    }
+
+    /// A violation at the current path, unless the site was already reported in this run or its property is filtered out.
+    mutating func violation(_ property: Property, state: Int32, event: String?, _ message: String) -> FuzzOutcome? {
+        guard includes(property) else { return nil }
+        let site = FuzzSite(property: property, state: model.states[Int(state)], event: event)
+        guard seen.insert(site).inserted else { return nil }
+        let violation = Violation(property: property, state: site.state, event: event, message: message, path: steps)
+        return FuzzOutcome(violation: violation, site: site, actions: actions)
+    }
+}
