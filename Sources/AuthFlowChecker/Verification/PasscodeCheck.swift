@@ -30,14 +30,19 @@ public enum PasscodeCheck {
 
     /// What is wrong with `normalise(input)`, or nil.
     public static func problem(_ normaliser: PasscodeNormaliser, _ input: String) -> String? {
-        let once = normaliser.normalise(input)
-        let twice = normaliser.normalise(once)
+        problem(normaliser.normalise, policy: normaliser.policy, input)
+    }
+
+    /// What is wrong with `normalise(input)` for any normalising function under `policy`, or nil.
+    public static func problem(_ normalise: (String) -> String, policy: PasscodePolicy, _ input: String) -> String? {
+        let once = normalise(input)
+        let twice = normalise(once)
         // Compare scalars: String's == treats canonically equivalent strings as equal, hiding exactly these bugs.
         if !once.unicodeScalars.elementsEqual(twice.unicodeScalars) {
             return "not idempotent: normalise(\(scalars(input))) = \(scalars(once)), but normalising that again gives \(scalars(twice))"
         }
-        if !normaliser.policy.admits(once) {
-            return "normalise(\(scalars(input))) = \(scalars(once)) breaks the policy (max \(normaliser.policy.maxLength) characters from the alphabet)"
+        if !policy.admits(once) {
+            return "normalise(\(scalars(input))) = \(scalars(once)) breaks the policy (max \(policy.maxLength) characters from the alphabet)"
         }
         return nil
     }
