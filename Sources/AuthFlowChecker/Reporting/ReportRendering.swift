@@ -53,7 +53,11 @@ public enum ReportRenderer {
 
     /// `7 states, 10 configurations, 136 stacks at depth 12, 0.004 s`.
     public static func summary(_ stats: Stats) -> String {
-        "\(stats.states) states, \(stats.configurations) configurations, \(stats.stacks) stacks at depth \(stats.depth), \(seconds(stats.seconds)) s"
+        "\(counted(stats.states, "state")), \(counted(stats.configurations, "configuration")), \(counted(stats.stacks, "stack")) at depth \(stats.depth), \(seconds(stats.seconds)) s"
+    }
+
+    public static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
     static func seconds(_ value: Double) -> String {
@@ -78,7 +82,7 @@ public enum ReportRenderer {
             members.append(("error", .object(JSONObject(error))))
             return .object(JSONObject(members))
         }
-        members.append(("violations", .array(report.violations.map { violation($0, secrets: report.secrets) })))
+        members.append(("violations", .array(report.violations.map { violationJSON($0, secrets: report.secrets) })))
         members.append(("lint", .object(JSONObject([
             ("unreachable", .array(report.lint.unreachable.map(JSON.string))),
             ("deadTransitions", .array(report.lint.deadTransitions.map(JSON.string))),
@@ -94,7 +98,8 @@ public enum ReportRenderer {
         return .object(JSONObject(members))
     }
 
-    static func violation(_ violation: Violation, secrets: Set<String>) -> JSON {
+    /// One violation as the contract's JSON object, `values` included for runtime paths.
+    public static func violationJSON(_ violation: Violation, secrets: Set<String>) -> JSON {
         .object(JSONObject([
             ("property", .string(violation.property.id)),
             ("state", .string(violation.state)),

@@ -67,6 +67,7 @@ public enum ModelChecker {
 
         let requires = model.requires.map(\.bits)
         let moves = model.moves
+        let progress = CheckProgress.current
 
         func discover(_ config: Configuration, from parentIndex: Int32, event: Int32) {
             let position = Int32(frames.count)
@@ -95,6 +96,12 @@ public enum ModelChecker {
                 }
             }
             head += 1
+            if head & 1023 == 0, let progress {
+                var level = 0
+                var cursor = parent[head - 1]
+                while cursor >= 0 { level += 1; cursor = parent[Int(cursor)] }
+                progress.update(.configurations, count: frames.count, depth: level)
+            }
             if head & 1023 == 0, let timeout = limits.timeout, Date().timeIntervalSince(start) > timeout {
                 stoppedBy = .timeout(seconds: timeout)
                 break
@@ -200,6 +207,11 @@ public enum ModelChecker {
             for move in moves[state] { produced = produced.union(move.adds) }
         }
         lint.unusedData = model.names(of: produced.subtracting(required))
+        if stoppedBy != nil {
+            // A stopped search has not seen every reachable state: it cannot call one unreachable.
+            lint.unreachable = []
+            lint.deadTransitions = []
+        }
 
         return SpecVerification(
             violations: found.map(\.violation), lint: lint,

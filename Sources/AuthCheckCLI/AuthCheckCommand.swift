@@ -1,0 +1,121 @@
+import AuthFlowChecker
+import Foundation
+
+/// The `authcheck` command line: finds the subcommand, parses its arguments, runs it, and maps errors to exit 2.
+///
+/// ```swift
+/// exit(AuthCheckCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))
+/// ```
+public enum AuthCheckCommand {
+    /// The version `--version` prints.
+    public static let version = "0.1.0"
+
+    /// Every subcommand, in the order help lists them.
+    static var commands: [any Subcommand.Type] {
+        [CheckCommand.self, ExploreCommand.self, CoverageCommand.self, FuzzCommand.self, PasscodeCommand.self, HelpCommand.self]
+    }
+
+    /// Runs the command line `arguments` (without the program name) in this process's environment.
+    /// - Returns: the exit status: 0 holds, 1 violated, 2 invalid spec or usage, 3 incomplete.
+    public static func main(arguments: [String]) -> Int32 {
+        run(arguments, context: CommandContext(console: .standard(), environment: RunEnvironment(ProcessInfo.processInfo.environment)))
+    }
+
+    /// Runs `arguments` writing to `context`'s console.
+    static func run(_ arguments: [String], context: CommandContext) -> Int32 {
+        let console = context.console
+        guard let first = arguments.first else {
+            return fail(.missingCommand, usage: usage, console: console)
+        }
+        switch first {
+        case "-h", "--help":
+            console.out(help)
+            return 0
+        case "--version":
+            console.out("authcheck \(version)")
+            return 0
+        default:
+            break
+        }
+        guard let command = command(named: first) else {
+            if first.hasPrefix("-") {
+                return fail(.unknownOption(first, suggestion: Suggestion.nearest(to: first, in: ["--help", "--version"])),
+                            usage: usage, console: console)
+            }
+            if first.hasSuffix(".json") || FileManager.default.fileExists(atPath: first) {
+                return fail(.specWithoutCommand(first), usage: usage, console: console)
+            }
+            return fail(.unknownCommand(first, suggestion: suggestion(for: first)), usage: usage, console: console)
+        }
+        let rest = Array(arguments.dropFirst())
+        // Help wins over every other problem on the line, as in swift-argument-parser.
+        if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) {
+            console.out(HelpFormatter.help(of: command))
+            return 0
+        }
+        do {
+            let parsed = try ArgumentParser(options: command.options).parse(rest)
+            return try command.run(parsed, context: context)
+        } catch {
+            return fail(error, usage: HelpFormatter.usage(of: command) + "\nSee 'authcheck help \(command.name)'.", console: console)
+        }
+    }
+
+    /// Prints `error: …` and the usage to stderr; returns 2.
+    static func fail(_ error: UsageError, usage: String, console: Console) -> Int32 {
+        console.err("error: \(error)")
+        console.err(usage)
+        return 2
+    }
+
+    /// The subcommand called `name`.
+    static func command(named name: String) -> (any Subcommand.Type)? {
+        commands.first { $0.name == name }
+    }
+
+    /// The subcommand nearest to a mistyped one.
+    static func suggestion(for name: String) -> String? {
+        Suggestion.nearest(to: name, in: commands.map { $0.name })
+    }
+
+    /// The top-level usage, printed after a top-level error.
+    static let usage = """
+        usage: authcheck <command> [options] [arguments]
+          commands: \(commands.map { $0.name }.joined(separator: ", "))
+        See 'authcheck --help'.
+        """
+
+    /// The top-level help.
+    static var help: String {
+        var lines = [
+            "authcheck \(version): model-check mobile sign-in flows before they ship",
+            "",
+            "USAGE: authcheck <command> [options] [arguments]",
+            "",
+            "COMMANDS:",
+        ]
+        for command in commands {
+            lines += HelpFormatter.item("\(command.name) \(command.argumentsSynopsis)", command.abstract, column: 22)
+        }
+        lines += ["", "OPTIONS:"]
+        lines += HelpFormatter.item("-h, --help", "show this help; after a command, that command's help", column: 22)
+        lines += HelpFormatter.item("--version", "print the version", column: 22)
+        lines += ["", "PROPERTIES (ids for --property):"]
+        lines += HelpFormatter.properties.split(separator: "\n").map { "  " + $0 }
+        lines += ["", "EXIT STATUS:"]
+        lines += HelpFormatter.exitStatus(several: true).split(separator: "\n").map { "  " + $0 }
+        lines += [
+            "",
+            "OUTPUT:",
+            "  Reports go to stdout; usage errors, an 'error:' line per invalid spec and the",
+            "  progress line go to stderr. Colour only when stdout is a terminal; progress",
+            "  only when stderr is a terminal and a run takes more than a second.",
+            "",
+            "ENVIRONMENT:",
+        ]
+        lines += HelpFormatter.item("NO_COLOR", "when set and not empty, never colour the output", column: 26)
+        lines += HelpFormatter.item("AUTHCHECK_FIXED_TIME=1", "for tests: print every duration as 0.000, so output is byte-stable", column: 26)
+        lines += ["", "See 'authcheck help <command>' for a command's options."]
+        return lines.map(\.trailingSpacesRemoved).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,98 @@
+import AuthFlow
+import AuthFlowChecker
+import Foundation
+
+/// `authcheck coverage SPEC`: reachable and unreachable states, fired and dead transitions, with counts.
+enum CoverageCommand: Subcommand {
+    static let name = "coverage"
+    static let abstract = "reachable states, fired transitions, and their counts"
+    static let argumentsSynopsis = "SPEC"
+    static let argumentsHelp = [(name: "SPEC", help: "one authflow/1 spec file (JSON)")]
+    static let formats = ["text", "json", "dot", "mermaid"]
+    static let options = [
+        OptionSpec("--depth", value: "N", help: "count the undo stacks of at most N forward events (0...64; default \(CommonOptions.defaultDepth))"),
+        OptionSpec("--format", value: formats.joined(separator: "|"), help: "output format (default text); see FORMATS"),
+        CommonOptions.property, CommonOptions.strict, CommonOptions.maxConfigurations, CommonOptions.timeout,
+    ]
+    static let discussion = [
+        (title: "COUNTS", body: """
+            configurations (per state): the reachable (state, data keys) configurations
+              whose state it is; they sum to the spec's configurations.
+            stacks (per state): the distinct undo stacks of at most --depth forward
+              events whose top frame is in the state; they sum to the spec's stacks (the
+              start stack included), the figure 'check' reports.
+            stacks (per transition): the distinct stacks of at most --depth events whose
+              top frame the transition pushed; they sum to stacks - 1. When two events of
+              one step push the same frame, that stack counts for the earlier event.
+            A transition is fired when its source state is reachable and emits its event;
+            otherwise it is dead. A fired transition may count 0 stacks at a small depth.
+            """),
+        (title: "FORMATS", body: """
+            text     tables, unreachable states and dead transitions first
+            json     the same figures as one object
+            dot      a Graphviz digraph: coverage --format dot SPEC | dot -Tsvg > flow.svg
+                     (initial state marked, success states double circles, abort states
+                     grey, unreachable states and dead transitions dashed and grey,
+                     states with violations red with the properties)
+            mermaid  a stateDiagram-v2 for Markdown (GitHub renders it)
+            """),
+        (title: "EXIT STATUS", body: """
+            As 'check', for the spec properties: coverage does not drive the runtime, so
+            undo-mismatch and divergence are left to 'check' and 'explore'.
+            """ + "\n" + HelpFormatter.exitStatus(several: false)),
+    ]
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(UsageError) -> Int32 {
+        let settings = try CheckSettings(arguments, formats: formats)
+        guard let path = arguments.positionals.first else { throw .missingArgument("SPEC") }
+        if arguments.positionals.count > 1 {
+            throw .unexpectedArgument(arguments.positionals[1], reason: "coverage takes one SPEC")
+        }
+        var options = settings.checkOptions
+        options.properties = (settings.properties ?? Set(Property.allCases)).subtracting([.undoMismatch, .divergence])
+
+        let start = Date()
+        let model: FlowModel
+        switch SpecRunner.load(path, options: options, context: context) {
+        case let .invalid(report):
+            switch settings.format {
+            case "text":
+                context.console.out(ReportRenderer.text(report, style: context.style))
+                context.console.err(SpecRunner.invalidLine(report))
+            case "json":
+                context.console.out(ReportRenderer.json(report).rendered(pretty: true))
+                context.console.err(SpecRunner.invalidLine(report))
+            default:
+                // No graph to draw: every problem goes to stderr, and stdout stays empty.
+                for issue in report.error?.issues ?? [] { context.console.err("error: \(path): \(issue)") }
+            }
+            return report.exitCode
+        case let .model(loaded):
+            model = loaded
+        }
+
+        var check = SpecRunner.check(model, path: path, options: options, context: context, start: start, countStacks: false)
+        let remaining = settings.timeout.map { max(0.001, $0 - Date().timeIntervalSince(start)) }
+        let limits = CheckLimits(depth: settings.depth, maxConfigurations: settings.maxConfigurations, timeout: remaining)
+        let coverage = ProgressLine.around(label: path, depthBound: settings.depth, console: context.console) {
+            let progress = CheckProgress.current
+            return FlowCoverage.compute(model, depth: settings.depth, limits: limits) { configurations, depth in
+                progress?.update(.configurations, count: configurations, depth: depth)
+            }
+        }
+        check.stats.stacks = coverage.stacks
+        check.stats.seconds = context.environment.fixedTime ? 0 : Date().timeIntervalSince(start)
+        if check.verdict == .holds, coverage.stoppedBy != nil {
+            check.verdict = .incomplete
+            check.stoppedBy = coverage.stoppedBy
+        }
+        let report = CoverageReport(spec: path, name: model.name, coverage: coverage, check: check)
+        switch settings.format {
+        case "json": context.console.out(CoverageJSON.render(report).rendered(pretty: true))
+        case "dot": context.console.out(CoverageDot.render(report))
+        case "mermaid": context.console.out(CoverageMermaid.render(report))
+        default: context.console.out(CoverageText.render(report, style: context.style))
+        }
+        return check.exitCode
+    }
+}

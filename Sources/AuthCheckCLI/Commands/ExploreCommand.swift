@@ -1,0 +1,70 @@
+import AuthFlow
+import AuthFlowChecker
+
+/// `authcheck explore SPEC`: every violation with its full counterexample path, each property's result, and stats.
+enum ExploreCommand: Subcommand {
+    static let name = "explore"
+    static let abstract = "every violation's full path, each property's result"
+    static let argumentsSynopsis = "SPEC"
+    static let argumentsHelp = [(name: "SPEC", help: "one authflow/1 spec file (JSON); use 'check' for several")]
+    static let formats = ["text", "json"]
+    static let options = CommonOptions.checking(formats: formats)
+    static let discussion = [
+        (title: "OUTPUT", body: """
+            text: the report as 'check' prints it (every violation, one per site, with its
+            shortest counterexample: the events from the start, the state and data after
+            each step, the breaking step marked; runtime paths also show data values, and
+            secrets as <redacted>), then each property's result and the stats.
+            json: the contract's report object.
+            """),
+        (title: "EXIT STATUS", body: HelpFormatter.exitStatus(several: false)),
+    ]
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(UsageError) -> Int32 {
+        let settings = try CheckSettings(arguments, formats: formats)
+        guard let path = arguments.positionals.first else { throw .missingArgument("SPEC") }
+        if arguments.positionals.count > 1 {
+            throw .unexpectedArgument(arguments.positionals[1], reason: "explore takes one SPEC; use 'authcheck check' for several")
+        }
+        let report = SpecRunner.check(path, options: settings.checkOptions, context: context)
+        if report.verdict == .invalid { context.console.err(SpecRunner.invalidLine(report)) }
+        switch settings.format {
+        case "json":
+            context.console.out(ReportRenderer.json(report).rendered(pretty: true))
+        default:
+            var text = ReportRenderer.text(report, style: context.style)
+            if report.verdict != .invalid {
+                text += "\n\n" + propertyTable(report, requested: settings.properties, style: context.style)
+            }
+            context.console.out(text)
+        }
+        return report.exitCode
+    }
+
+    /// Each property's result: holds, violated (with its sites), incomplete, or not checked.
+    static func propertyTable(_ report: CheckReport, requested: Set<Property>?, style: TextStyle) -> String {
+        let width = Property.allCases.map(\.id.count).max() ?? 0
+        var lines = ["properties:"]
+        for property in Property.allCases {
+            let sites = report.violations.filter { $0.property == property }
+            let status: String
+            var detail = ""
+            if !(requested?.contains(property) ?? true) {
+                status = style.dim("not checked")
+            } else if !sites.isEmpty {
+                status = style.bad("violated")
+                let names = sites.map { site in site.event.map { "\(site.state) on \($0)" } ?? site.state }
+                detail = " at \(names.joined(separator: ", "))"
+            } else if report.stoppedBy != nil {
+                status = style.warn("incomplete")
+            } else {
+                status = style.good("holds")
+                if property == .undoMismatch || property == .divergence {
+                    detail = " on every stack of at most \(report.stats.depth) events"
+                }
+            }
+            lines.append("  \(property.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(status)\(detail)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,114 @@
+import AuthFlow
+import AuthFlowChecker
+
+/// `authcheck fuzz SPEC`: random paths (with back) through the runtime, shrinking any failure.
+enum FuzzCommand: Subcommand {
+    static let name = "fuzz"
+    static let abstract = "random paths with back through the runtime, shrunk"
+    static let argumentsSynopsis = "SPEC"
+    static let argumentsHelp = [(name: "SPEC", help: "one authflow/1 spec file (JSON)")]
+    static let formats = ["text", "json"]
+    static let defaultRuns = 1_000
+    static let defaultMaxSteps = 60
+    static let defaultSeed: UInt64 = 1
+    static let options = [
+        OptionSpec("--runs", value: "N", help: "how many random paths to walk (1...100000000; default \(defaultRuns))"),
+        OptionSpec("--seed", value: "SEED", help: "the random seed, decimal or 0x-hex (default \(defaultSeed)); the same seed walks the same paths"),
+        OptionSpec("--max-steps", value: "N", help: "the most actions (events and backs) in one path (1...100000; default \(defaultMaxSteps))"),
+        CommonOptions.format(formats),
+        CommonOptions.property,
+        OptionSpec("--regressions", value: "FILE", help: "replay the paths saved in FILE first, and append a new failure's shrunk path to it"),
+        CommonOptions.timeout,
+    ]
+    static let discussion = [
+        (title: "OUTPUT", body: """
+            A failure prints the shrunk path step by step with the data values after each
+            (secrets as <redacted>), and the seed and run that replay it. Then the coverage of
+            the runs: states, transitions and (state, event) pairs hit, and after how many runs
+            everything reachable was covered.
+            """),
+        (title: "HOW IT WALKS", body: """
+            Each run starts at the root and takes up to --max-steps actions: an event the
+            current step emits (one with no transition is sent too, and must be rejected with
+            no change), or back where the spec allows it, with random values for the data each
+            event adds. Three runs in four leave out a random subset of events (swarm testing),
+            so deep paths are walked too. Every property is checked after every step. A failure
+            is shrunk by deleting segments and single steps, dropping forward/back pairs and
+            simplifying values, replaying each candidate.
+            """),
+        (title: "EXIT STATUS", body: """
+            0  no run failed
+            1  a run failed (the shrunk counterexample is printed)
+            2  an invalid spec, or wrong usage
+            3  --timeout stopped the runs before they were all walked
+            """),
+    ]
+
+    /// The fuzzer's settings, validated.
+    struct Settings: Sendable {
+        var spec: String
+        var runs = FuzzCommand.defaultRuns
+        var seed = FuzzCommand.defaultSeed
+        var maxSteps = FuzzCommand.defaultMaxSteps
+        var format = "text"
+        var properties: Set<Property>?
+        var timeout: Double?
+        var regressions: String?
+
+        init(_ arguments: ParsedArguments) throws(UsageError) {
+            if let text = arguments.value("--runs") { runs = try ValueParsers.integer(text, option: "--runs", in: 1...100_000_000) }
+            if let text = arguments.value("--seed") { seed = try ValueParsers.seed(text, option: "--seed") }
+            if let text = arguments.value("--max-steps") { maxSteps = try ValueParsers.integer(text, option: "--max-steps", in: 1...100_000) }
+            if let text = arguments.value("--format") { format = try ValueParsers.choice(text, option: "--format", in: FuzzCommand.formats) }
+            properties = try ValueParsers.properties(arguments.all("--property"))
+            if let text = arguments.value("--timeout") { timeout = try ValueParsers.seconds(text, option: "--timeout") }
+            regressions = arguments.value("--regressions")
+            guard let spec = arguments.positionals.first else { throw .missingArgument("SPEC") }
+            if arguments.positionals.count > 1 {
+                throw .unexpectedArgument(arguments.positionals[1], reason: "fuzz takes one SPEC")
+            }
+            self.spec = spec
+        }
+    }
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(UsageError) -> Int32 {
+        let settings = try Settings(arguments)
+        let model: FlowModel
+        switch SpecRunner.load(settings.spec, options: CheckOptions(), context: context) {
+        case let .invalid(report):
+            context.console.err(SpecRunner.invalidLine(report))
+            context.console.out(settings.format == "json" ? ReportRenderer.json(report).rendered(pretty: true) : ReportRenderer.text(report, style: context.style))
+            return 2
+        case let .model(loaded):
+            model = loaded
+        }
+        var saved: [[FuzzAction]] = []
+        if let file = settings.regressions {
+            do {
+                saved = try FuzzRegressions.read(file)
+            } catch {
+                context.console.err("error: \(error)")
+                return 2
+            }
+        }
+        let options = FuzzOptions(runs: settings.runs, maxSteps: settings.maxSteps, seed: settings.seed,
+                                  properties: settings.properties, timeout: settings.timeout)
+        var report = FlowFuzzer(model: model, makeDriver: TestFault.driverFactory(model: model, environment: context.environment))
+            .run(options, regressions: saved)
+        if context.environment.fixedTime { report.seconds = 0 }
+        if let failure = report.failure, failure.run >= 0, let file = settings.regressions {
+            do {
+                try FuzzRegressions.append(failure, model: model, to: file)
+            } catch {
+                context.console.err("warning: could not save the failing path to \(file): \(error.localizedDescription)")
+            }
+        }
+        switch settings.format {
+        case "json":
+            context.console.out(FuzzReportRenderer.json(report, spec: settings.spec, model: model, options: options).rendered(pretty: true))
+        default:
+            context.console.out(FuzzReportRenderer.text(report, spec: settings.spec, model: model, options: options, style: context.style))
+        }
+        return report.verdict.exitCode
+    }
+}

@@ -1,0 +1,92 @@
+import AuthFlow
+import AuthFlowChecker
+import Foundation
+
+/// What `check`, `explore` and `coverage` share: loading and checking a spec, and turning reports into an exit status.
+enum SpecRunner {
+    /// A spec loaded for checking, or the report that says why it is invalid.
+    enum Loaded {
+        case model(FlowModel)
+        case invalid(CheckReport)
+    }
+
+    /// Loads the spec at `path`; an invalid one comes back as its `invalid` report.
+    static func load(_ path: String, options: CheckOptions, context: CommandContext) -> Loaded {
+        do {
+            return .model(try SpecLoader.load(file: path))
+        } catch {
+            return .invalid(finished(FlowChecker.check(file: path, options: options), context: context))
+        }
+    }
+
+    /// Loads and checks the spec at `path`, with a progress line on a terminal.
+    static func check(_ path: String, options: CheckOptions, context: CommandContext) -> CheckReport {
+        switch load(path, options: options, context: context) {
+        case let .invalid(report):
+            return report
+        case let .model(model):
+            return check(model, path: path, options: options, context: context)
+        }
+    }
+
+    /// Checks a loaded model, with a progress line on a terminal; drives the runtime with the test fault when one is set.
+    ///
+    /// When `--property` leaves out both runtime properties the runtime walk does not run, so the
+    /// stack count (a figure of the spec, section 4) is counted from the model instead, unless
+    /// `countStacks` is false because the caller counts them itself.
+    static func check(_ model: FlowModel, path: String, options: CheckOptions, context: CommandContext,
+                      start: Date = Date(), countStacks: Bool = true) -> CheckReport {
+        let report = ProgressLine.around(label: path, depthBound: options.limits.depth, console: context.console) {
+            var report = FlowChecker.check(model, source: path, options: options,
+                                           driver: context.environment.testFault?.driver(for: model), start: start)
+            if countStacks, !options.includes(.undoMismatch), !options.includes(.divergence) {
+                let progress = CheckProgress.current
+                report.stats.stacks = FlowCoverage.compute(model, depth: options.limits.depth, limits: options.limits) { count, depth in
+                    progress?.update(.configurations, count: count, depth: depth)
+                }.stacks
+                report.stats.seconds = Date().timeIntervalSince(start)
+            }
+            return report
+        }
+        return finished(report, context: context)
+    }
+
+    /// The report as printed: durations zeroed when the tests ask for byte-stable output.
+    static func finished(_ report: CheckReport, context: CommandContext) -> CheckReport {
+        var report = report
+        if context.environment.fixedTime { report.stats.seconds = 0 }
+        return report
+    }
+
+    /// The exit status of several results: the worst by precedence 2 > 1 > 3 > 0.
+    static func exitStatus<S: Sequence>(_ codes: S) -> Int32 where S.Element == Int32 {
+        func rank(_ code: Int32) -> Int {
+            switch code {
+            case 0: return 0
+            case 3: return 1
+            case 1: return 2
+            default: return 3
+            }
+        }
+        return codes.max { rank($0) < rank($1) } ?? 0
+    }
+
+    /// The one-line diagnostic for an invalid spec: `error: SPEC: 3:5: $.x: message (and 2 more problems)`.
+    static func invalidLine(_ report: CheckReport) -> String {
+        let issues = report.error?.issues ?? []
+        guard let first = issues.first else { return "error: \(report.spec): invalid spec" }
+        let more = issues.count > 1 ? " (and \(issues.count - 1) more problem\(issues.count == 2 ? "" : "s"))" : ""
+        return "error: \(report.spec): \(first)\(more)"
+    }
+
+    /// `3 specs: 2 hold, 1 invalid (exit 2)`: the closing line of a text run over several specs.
+    static func summary(_ reports: [CheckReport]) -> String {
+        let order: [Verdict] = [.holds, .violated, .incomplete, .invalid]
+        let parts = order.compactMap { verdict -> String? in
+            let count = reports.filter { $0.verdict == verdict }.count
+            guard count > 0 else { return nil }
+            return "\(count) \(verdict == .holds && count > 1 ? "hold" : verdict.rawValue)"
+        }
+        return "\(reports.count) specs: \(parts.joined(separator: ", ")) (exit \(exitStatus(reports.map(\.exitCode))))"
+    }
+}

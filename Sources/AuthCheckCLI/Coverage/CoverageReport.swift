@@ -1,0 +1,30 @@
+import AuthFlow
+import AuthFlowChecker
+
+/// A spec's coverage together with the check that decided its properties: what every coverage format renders.
+struct CoverageReport: Sendable {
+    /// The spec's path as given.
+    var spec: String
+    /// The flow's name, if it has one.
+    var name: String?
+    /// The counts.
+    var coverage: FlowCoverage
+    /// The check of the spec properties (its stats carry the coverage's stack count).
+    var check: CheckReport
+
+    /// The violations whose site is a state of the flow, by state name.
+    var violationsByState: [String: [Violation]] {
+        let names = Set(coverage.states.map(\.name))
+        return Dictionary(grouping: check.violations.filter { names.contains($0.state) }, by: \.state)
+    }
+
+    /// How a violation is named next to its state: `deadlock`, or `illegal-transition on resend`.
+    static func label(_ violation: Violation) -> String {
+        violation.event.map { "\(violation.property.id) on \($0)" } ?? violation.property.id
+    }
+
+    /// The states that are not reachable, in declaration order.
+    var unreachable: [FlowCoverage.StateCoverage] { coverage.states.filter { !$0.reachable } }
+    /// The transitions that never fire, in table order.
+    var dead: [FlowCoverage.TransitionCoverage] { coverage.transitions.filter { !$0.fired } }
+}

@@ -1,0 +1,98 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a command writes: results to stdout, diagnostics and progress to stderr.
+///
+/// Writes are unbuffered and serialised, so a progress line on stderr never interleaves with
+/// an error message. Tests build a capturing console; the binary uses ``standard()``.
+final class Console: @unchecked Sendable {
+    private let lock = NSLock()
+    private let writeOut: @Sendable (String) -> Void
+    private let writeErr: @Sendable (String) -> Void
+    private let readInput: @Sendable () -> String
+    /// Whether stdout is a terminal (colour is only ever used then).
+    let stdoutIsTerminal: Bool
+    /// Whether stderr is a terminal (progress is only ever shown then).
+    let stderrIsTerminal: Bool
+    /// Whether stdin is a terminal (commands read input from stdin only when it is not).
+    let stdinIsTerminal: Bool
+
+    init(stdoutIsTerminal: Bool, stderrIsTerminal: Bool, stdinIsTerminal: Bool = true,
+         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+         input: @escaping @Sendable () -> String = { "" }) {
+        self.stdoutIsTerminal = stdoutIsTerminal
+        self.stderrIsTerminal = stderrIsTerminal
+        self.stdinIsTerminal = stdinIsTerminal
+        self.writeOut = out
+        self.writeErr = err
+        self.readInput = input
+    }
+
+    /// The process's own stdin, stdout and stderr.
+    static func standard() -> Console {
+        Console(stdoutIsTerminal: isatty(1) == 1, stderrIsTerminal: isatty(2) == 1, stdinIsTerminal: isatty(0) == 1,
+                out: { write(fd: 1, $0) }, err: { write(fd: 2, $0) },
+                input: { String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) })
+    }
+
+    /// All of stdin, as text.
+    func readAll() -> String { readInput() }
+
+    /// Writes `text` and a newline to stdout.
+    func out(_ text: String) {
+        lock.withLock { writeOut(text + "\n") }
+    }
+
+    /// Writes `text` and a newline to stderr.
+    func err(_ text: String) {
+        lock.withLock { writeErr(text + "\n") }
+    }
+
+    /// Writes `text` to stderr as is (for the progress line, which rewrites itself with `\r`).
+    func errRaw(_ text: String) {
+        lock.withLock { writeErr(text) }
+    }
+
+    /// Writes all of `text` to the file descriptor, retrying short writes; gives up on a closed pipe.
+    private static func write(fd: Int32, _ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { buffer in
+                #if canImport(Darwin)
+                Darwin.write(fd, buffer.baseAddress, buffer.count)
+                #else
+                Glibc.write(fd, buffer.baseAddress, buffer.count)
+                #endif
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+}
+
+/// A console that keeps what is written, for tests.
+final class CapturedOutput: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _stdout = ""
+    private var _stderr = ""
+
+    var stdout: String { lock.withLock { _stdout } }
+    var stderr: String { lock.withLock { _stderr } }
+
+    /// A console writing into this capture, claiming the given terminal-ness, with `input` on stdin.
+    func console(terminal: Bool = false, input: String? = nil) -> Console {
+        Console(stdoutIsTerminal: terminal, stderrIsTerminal: terminal, stdinIsTerminal: input == nil,
+                out: { text in self.lock.withLock { self._stdout += text } },
+                err: { text in self.lock.withLock { self._stderr += text } },
+                input: { input ?? "" })
+    }
+}

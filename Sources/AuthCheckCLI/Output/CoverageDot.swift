@@ -1,0 +1,112 @@
+import AuthFlowChecker
+import Foundation
+
+/// Renders a ``CoverageReport`` as a Graphviz digraph: `authcheck coverage --format dot SPEC | dot -Tsvg > flow.svg`.
+///
+/// - the initial state has an arrow from a point; success states are double circles; abort states
+///   are grey-filled octagons; other states are rounded boxes;
+/// - each state shows its configurations and stacks, each transition its event and stacks;
+/// - unreachable states and dead transitions are dashed and grey;
+/// - states with violations are red, the properties under the name and the messages in a tooltip.
+///
+/// Every id and label is a quoted, escaped DOT string, so any state or event name is valid DOT.
+enum CoverageDot {
+    static let grey = "grey55"
+
+    static func render(_ report: CoverageReport) -> String {
+        let coverage = report.coverage
+        let violations = report.violationsByState
+        let title = report.name ?? report.spec
+        var lines: [String] = []
+        lines.append("digraph \(quoted(title)) {")
+        var legend = "\(title): coverage at depth \(coverage.depth)\nstates: configurations · stacks; transitions: event · stacks"
+        if let stop = coverage.stoppedBy { legend += "\nincomplete: \(stop); grey may yet be reachable" }
+        lines.append("  graph [rankdir=LR, fontname=\"Helvetica\", labelloc=t, label=\(label(legend))];")
+        lines.append("  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=11];")
+        lines.append("  edge [fontname=\"Helvetica\", fontsize=9];")
+
+        var start = "__start__"
+        let names = Set(coverage.states.map(\.name))
+        while names.contains(start) { start += "_" }
+        lines.append("  \(quoted(start)) [shape=point, width=0.15, label=\"\", tooltip=\"start\"];")
+
+        for state in coverage.states {
+            var attributes: [String] = []
+            var styles: [String] = []
+            if state.isSuccess {
+                attributes.append("shape=doublecircle")
+            } else if state.isAbort {
+                attributes.append("shape=octagon")
+                styles.append("filled")
+                attributes.append("fillcolor=\"grey92\"")
+            } else {
+                styles.append("rounded")
+            }
+            var text = "\(state.name)\n\(state.configurations) · \(state.stacks)"
+            var tooltip = [state.role.isEmpty ? "state" : "\(state.role) state"]
+            if !state.reachable {
+                styles.append("dashed")
+                attributes.append("color=\(grey)")
+                attributes.append("fontcolor=\(grey)")
+                tooltip = ["unreachable"]
+            }
+            if let found = violations[state.name], !found.isEmpty {
+                attributes.append("color=red")
+                attributes.append("fontcolor=red")
+                attributes.append("penwidth=2")
+                text += found.map { "\n✗ " + CoverageReport.label($0) }.joined()
+                tooltip = found.map { "\($0.property.id): \($0.message)" }
+            }
+            attributes.insert("label=\(label(text))", at: 0)
+            attributes.append("tooltip=\(label(tooltip.joined(separator: "\n")))")
+            if !styles.isEmpty { attributes.append("style=\"\(styles.joined(separator: ","))\"") }
+            lines.append("  \(quoted(state.name)) [\(attributes.joined(separator: ", "))];")
+        }
+
+        if let initial = coverage.states.first(where: \.isInitial) {
+            lines.append("  \(quoted(start)) -> \(quoted(initial.name));")
+        }
+        for transition in coverage.transitions {
+            var attributes: [String]
+            if transition.fired {
+                attributes = ["label=\(label("\(transition.event) · \(transition.stacks)"))"]
+            } else {
+                attributes = ["label=\(label("\(transition.event) (dead)"))", "style=dashed", "color=\(grey)", "fontcolor=\(grey)"]
+            }
+            attributes.append("tooltip=\(label("\(transition.from) --\(transition.event)--> \(transition.to)"))")
+            lines.append("  \(quoted(transition.from)) -> \(quoted(transition.to)) [\(attributes.joined(separator: ", "))];")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+
+    /// `text` as a quoted DOT id: `"` and `\` escaped, control characters written as `\n` or `\xHH`.
+    ///
+    /// Distinct names give distinct ids (the escaping is injective), so any state name is a valid, unique node id.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                out += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// `text` as a quoted DOT label: as ``quoted(_:)``, with `&` written as `&amp;` so it never reads as an entity.
+    static func label(_ text: String) -> String {
+        quoted(text.replacingOccurrences(of: "&", with: "&amp;"))
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+
+}

@@ -1,0 +1,70 @@
+import AuthFlow
+import AuthFlowChecker
+
+/// Renders a ``CoverageReport`` as JSON for CI (key order fixed).
+///
+/// ```json
+/// { "spec": "Specs/a.json", "name": "…", "verdict": "holds", "depth": 12,
+///   "states": [ { "state": "start", "initial": true, "success": false, "abort": false,
+///                 "reachable": true, "configurations": 1, "stacks": 1, "violations": [] } ],
+///   "transitions": [ { "from": "start", "on": "go", "to": "end", "fired": true, "stacks": 1 } ],
+///   "lint": { "unreachable": [], "deadTransitions": [], "unusedData": [] },
+///   "stats": { "states": 2, "configurations": 2, "depth": 12, "stacks": 2, "seconds": 0.001 } }
+/// ```
+enum CoverageJSON {
+    static func render(_ report: CoverageReport) -> JSON {
+        let coverage = report.coverage
+        let violations = report.violationsByState
+        let states: [JSON] = coverage.states.map { state in
+            .object(JSONObject([
+                ("state", .string(state.name)),
+                ("initial", .bool(state.isInitial)),
+                ("success", .bool(state.isSuccess)),
+                ("abort", .bool(state.isAbort)),
+                ("reachable", .bool(state.reachable)),
+                ("configurations", .int(state.configurations)),
+                ("stacks", .int(state.stacks)),
+                ("violations", .array((violations[state.name] ?? []).map { violation in
+                    .object(JSONObject([
+                        ("property", .string(violation.property.id)),
+                        ("event", violation.event.map(JSON.string) ?? .null),
+                        ("message", .string(violation.message)),
+                    ]))
+                })),
+            ]))
+        }
+        let transitions: [JSON] = coverage.transitions.map { transition in
+            .object(JSONObject([
+                ("from", .string(transition.from)),
+                ("on", .string(transition.event)),
+                ("to", .string(transition.to)),
+                ("fired", .bool(transition.fired)),
+                ("stacks", .int(transition.stacks)),
+            ]))
+        }
+        let lint = report.check.lint
+        var stats: [(String, JSON)] = [
+            ("states", .int(coverage.states.filter(\.reachable).count)),
+            ("configurations", .int(coverage.configurations)),
+            ("depth", .int(coverage.depth)),
+            ("stacks", .int(coverage.stacks)),
+            ("seconds", .double((report.check.stats.seconds * 1000).rounded() / 1000)),
+        ]
+        if let stop = coverage.stoppedBy ?? report.check.stoppedBy { stats.append(("stoppedBy", .string(stop.description))) }
+        if coverage.saturated { stats.append(("saturated", .bool(true))) }
+        return .object(JSONObject([
+            ("spec", .string(report.spec)),
+            ("name", report.name.map(JSON.string) ?? .null),
+            ("verdict", .string(report.check.verdict.rawValue)),
+            ("depth", .int(coverage.depth)),
+            ("states", .array(states)),
+            ("transitions", .array(transitions)),
+            ("lint", .object(JSONObject([
+                ("unreachable", .array(lint.unreachable.map(JSON.string))),
+                ("deadTransitions", .array(lint.deadTransitions.map(JSON.string))),
+                ("unusedData", .array(lint.unusedData.map(JSON.string))),
+            ]))),
+            ("stats", .object(JSONObject(stats))),
+        ]))
+    }
+}

@@ -1,0 +1,76 @@
+import AuthFlow
+import AuthFlowChecker
+
+/// Renders a ``CoverageReport`` as a Mermaid `stateDiagram-v2`, which GitHub renders in Markdown.
+///
+/// `[*] --> initial`, terminal states `--> [*]`; ids are sanitised (`s3_mfaCode`) and each state
+/// keeps its name as its label; transitions are labelled with their event and stacks, dead ones
+/// with `(dead)`. Classes style unreachable states (dashed, grey), abort states (grey) and states
+/// with violations (red, with a note naming the properties).
+enum CoverageMermaid {
+    static func render(_ report: CoverageReport) -> String {
+        let coverage = report.coverage
+        let violations = report.violationsByState
+        var lines: [String] = []
+        var title = report.name
+        if let stop = coverage.stoppedBy { title = (title.map { $0 + " " } ?? "") + "(incomplete: \(stop))" }
+        if let title {
+            lines += ["---", "title: \(JSON.quoted(title))", "---"]
+        }
+        lines.append("stateDiagram-v2")
+        lines.append("    direction LR")
+        lines.append("    classDef unreachable stroke-dasharray:5 5,color:#8c8c8c,stroke:#8c8c8c")
+        lines.append("    classDef abort fill:#ececec")
+        lines.append("    classDef violated stroke:#d00000,stroke-width:2px,color:#d00000")
+
+        var ids: [String: String] = [:]
+        for (index, state) in coverage.states.enumerated() {
+            let id = identifier(state.name, index: index)
+            ids[state.name] = id
+            lines.append("    state \"\(text(state.name))\" as \(id)")
+        }
+        if let initial = coverage.states.first(where: \.isInitial) {
+            lines.append("    [*] --> \(ids[initial.name]!)")
+        }
+        for transition in coverage.transitions {
+            let note = transition.fired ? "\(transition.stacks) stack\(transition.stacks == 1 ? "" : "s")" : "dead"
+            lines.append("    \(ids[transition.from]!) --> \(ids[transition.to]!) : \(text(transition.event)) (\(note))")
+        }
+        for state in coverage.states where state.isSuccess || state.isAbort {
+            lines.append("    \(ids[state.name]!) --> [*]")
+        }
+        for state in coverage.states {
+            let id = ids[state.name]!
+            if !state.reachable { lines.append("    class \(id) unreachable") }
+            if state.isAbort && state.reachable { lines.append("    class \(id) abort") }
+            if let found = violations[state.name], !found.isEmpty {
+                lines.append("    class \(id) violated")
+                lines.append("    note right of \(id) : \(text(found.map(CoverageReport.label).joined(separator: ", ")))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A Mermaid-safe id: `s`, the state's index, `_`, and its name's ASCII letters, digits and underscores.
+    static func identifier(_ name: String, index: Int) -> String {
+        let kept = name.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+        return "s\(index)_" + String(String.UnicodeScalarView(kept.prefix(40)))
+    }
+
+    /// A label safe inside quotes and after `:`: quotes, `#`, `;`, `<`, `>` as entity codes, line breaks as spaces.
+    static func text(_ label: String) -> String {
+        var out = ""
+        for scalar in label.unicodeScalars {
+            switch scalar {
+            case "\"": out += "#quot;"
+            case "#": out += "#35;"
+            case ";": out += "#59;"
+            case "<": out += "#lt;"
+            case ">": out += "#gt;"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += " "
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,108 @@
+import AuthFlowChecker
+
+/// Renders a ``CoverageReport`` as tables for people: unreachable states and dead transitions first.
+enum CoverageText {
+    static func render(_ report: CoverageReport, style: TextStyle = .plain) -> String {
+        let coverage = report.coverage
+        let reachable = coverage.states.count - report.unreachable.count
+        let fired = coverage.transitions.count - report.dead.count
+        var lines: [String] = []
+        lines.append("\(report.spec): coverage at depth \(coverage.depth): \(reachable) of \(coverage.states.count) states \(coverage.stoppedBy == nil ? "reachable" : "reached"), \(fired) of \(coverage.transitions.count) transitions fired")
+        let unreachableText = report.unreachable.isEmpty ? "none" : style.warn(report.unreachable.map(\.name).joined(separator: ", "))
+        let deadText = report.dead.isEmpty ? "none" : style.warn(report.dead.map(\.id).joined(separator: ", "))
+        if let stop = coverage.stoppedBy {
+            // The search stopped early: what it did not reach may still be reachable.
+            lines.append("stopped: \(stop); the counts are lower bounds")
+            lines.append("states not reached before the stop: \(unreachableText)")
+            lines.append("transitions not fired before the stop: \(deadText)")
+        } else {
+            lines.append("unreachable states: \(unreachableText)")
+            lines.append("dead transitions: \(deadText)")
+            if let stop = report.check.stoppedBy { lines.append("stopped: \(stop)") }
+        }
+        if coverage.saturated {
+            lines.append("note: some counts reached \(Int.max) and stopped growing")
+        }
+
+        // States: unreachable first, then declaration order.
+        let violations = report.violationsByState
+        let states = report.unreachable + coverage.states.filter(\.reachable)
+        var stateRows: [[String]] = [["state", "role", "reachable", "configurations", "stacks", "violations"]]
+        for state in states {
+            stateRows.append([
+                state.name, state.role, state.reachable ? "yes" : coverage.stoppedBy == nil ? "no" : "not reached",
+                String(state.configurations), String(state.stacks),
+                (violations[state.name] ?? []).map(CoverageReport.label).joined(separator: ", "),
+            ])
+        }
+        stateRows.append(["total", "", "\(reachable) of \(coverage.states.count)", String(coverage.configurations), String(coverage.stacks), ""])
+        lines.append("")
+        lines += table(stateRows, rightAligned: [3, 4], style: style) { row in
+            if row == 0 { return nil }
+            if row <= report.unreachable.count { return .warn }
+            if row < stateRows.count - 1, !stateRows[row][5].isEmpty { return .bad }
+            return nil
+        }
+
+        // Transitions: dead first, then table order.
+        let transitions = report.dead + coverage.transitions.filter(\.fired)
+        var transitionRows: [[String]] = [["transition", "fired", "stacks"]]
+        for transition in transitions {
+            transitionRows.append(["\(transition.from) --\(transition.event)--> \(transition.to)",
+                                   transition.fired ? "yes" : coverage.stoppedBy == nil ? "dead" : "not fired", String(transition.stacks)])
+        }
+        transitionRows.append(["total", "\(fired) of \(coverage.transitions.count)", String(coverage.transitions.reduce(0) { $0 &+ $1.stacks })])
+        lines.append("")
+        lines += table(transitionRows, rightAligned: [2], style: style) { row in
+            row > 0 && row <= report.dead.count ? .warn : nil
+        }
+
+        lines.append("")
+        lines.append("configurations: reachable (state, data keys) pairs of the state.")
+        lines.append("stacks: undo stacks of at most \(coverage.depth) events whose top frame is in the state,")
+        lines.append("or that the transition pushed (every stack but the start is pushed by one transition).")
+        switch report.check.verdict {
+        case .holds:
+            lines.append("verdict: \(style.good("holds"))")
+        case .violated:
+            let count = report.check.violations.count
+            if count > 0 {
+                lines.append("verdict: \(style.bad("violated")): \(count) violation\(count == 1 ? "" : "s"); 'authcheck explore \(ReportRenderer.shellQuoted(report.spec))' shows the counterexamples")
+            } else {
+                lines.append("verdict: \(style.bad("violated")): lint findings under --strict")
+            }
+        case .incomplete:
+            lines.append("verdict: \(style.warn("incomplete"))")
+        case .invalid:
+            lines.append("verdict: invalid")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Lays out `rows` in columns two spaces apart, the first row a header, the last a total.
+    /// How a row is highlighted.
+    enum Tone { case warn, bad }
+
+    static func table(_ rows: [[String]], rightAligned: Set<Int>, style: TextStyle,
+                      tone: (Int) -> Tone?) -> [String] {
+        let columns = rows.map(\.count).max() ?? 0
+        var widths = [Int](repeating: 0, count: columns)
+        for row in rows {
+            for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) }
+        }
+        return rows.enumerated().map { index, row in
+            let cells = row.enumerated().map { i, cell in
+                let pad = String(repeating: " ", count: widths[i] - cell.count)
+                return rightAligned.contains(i) ? pad + cell : cell + pad
+            }
+            var line = "  " + cells.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            if index == 0 { return style.dim(line) }
+            switch tone(index) {
+            case .warn?: return style.warn(line)
+            case .bad?: return style.bad(line)
+            case nil: return line
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import AuthFlowChecker
+
+/// Turns option values into typed ones, or says exactly what is wrong with them.
+enum ValueParsers {
+    /// A whole number in `range`: `--depth 12`.
+    static func integer(_ text: String, option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            let reason = range.upperBound == Int.max
+                ? "expected a whole number of at least \(range.lowerBound)"
+                : "expected a whole number from \(range.lowerBound) to \(range.upperBound)"
+            throw .invalidValue(option: option, value: text, reason: reason)
+        }
+        return value
+    }
+
+    /// A positive, finite number of seconds: `--timeout 2.5`.
+    static func seconds(_ text: String, option: String) throws(UsageError) -> Double {
+        let reason = "expected a positive number of seconds, such as 30 or 0.5"
+        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(text),
+              value.isFinite, value > 0, value <= 1e9 else {
+            throw .invalidValue(option: option, value: text, reason: reason)
+        }
+        return value
+    }
+
+    /// A 64-bit seed, decimal or `0x` hexadecimal: `--seed 42`, `--seed 0x5EED`.
+    static func seed(_ text: String, option: String) throws(UsageError) -> UInt64 {
+        let lowered = text.lowercased()
+        let value = lowered.hasPrefix("0x") ? UInt64(lowered.dropFirst(2), radix: 16) : UInt64(lowered, radix: 10)
+        guard let value, !text.hasPrefix("+") else {
+            throw .invalidValue(option: option, value: text, reason: "expected a whole number from 0 to 18446744073709551615, or 0x followed by hexadecimal digits")
+        }
+        return value
+    }
+
+    /// One of `choices`: `--format json`.
+    static func choice(_ text: String, option: String, in choices: [String]) throws(UsageError) -> String {
+        guard choices.contains(text) else {
+            let hint = Suggestion.nearest(to: text, in: choices).map { "did you mean '\($0)'? " } ?? ""
+            throw .invalidValue(option: option, value: text, reason: "\(hint)expected one of \(choices.joined(separator: ", "))")
+        }
+        return text
+    }
+
+    /// The properties of every `--property` value, each a single id or a comma-separated list; `nil` when none was given.
+    static func properties(_ values: [String], option: String = "--property") throws(UsageError) -> Set<Property>? {
+        guard !values.isEmpty else { return nil }
+        var result = Set<Property>()
+        let ids = Property.allCases.map(\.id)
+        for value in values {
+            for part in value.split(separator: ",", omittingEmptySubsequences: false) {
+                let id = part.trimmingSpaces
+                guard !id.isEmpty else {
+                    throw .invalidValue(option: option, value: value, reason: "empty property id; expected one of \(ids.joined(separator: ", "))")
+                }
+                guard let property = Property(rawValue: id) else {
+                    let hint = Suggestion.nearest(to: id, in: ids).map { "; did you mean '\($0)'?" } ?? ""
+                    throw .invalidValue(option: option, value: id, reason: "unknown property\(hint) (properties: \(ids.joined(separator: ", ")))")
+                }
+                result.insert(property)
+            }
+        }
+        return result
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces (`--property "deadlock, no-exit"`).
+    var trimmingSpaces: String {
+        String(String(drop { $0 == " " }.reversed().drop { $0 == " " }).reversed())
+    }
+}

@@ -1,0 +1,132 @@
+@testable import AuthCheckCLI
+import AuthFlowChecker
+import Foundation
+import Testing
+
+/// The argument parser, the exit-status precedence and the terminal-only behaviour, in process.
+@Suite struct CommandLineTests {
+    static let options = CommonOptions.checking(formats: ["text", "json"])
+
+    @Test func optionsTakeValuesBothWaysAndDoubleDashEndsThem() throws {
+        let parsed = try ArgumentParser(options: Self.options).parse(
+            ["--depth=3", "a.json", "--property", "deadlock", "--property=no-exit,passcode", "--strict", "--", "--depth", "-x"])
+        #expect(parsed.value("--depth") == "3")
+        #expect(parsed.all("--property") == ["deadlock", "no-exit,passcode"])
+        #expect(parsed.flag("--strict"))
+        #expect(parsed.positionals == ["a.json", "--depth", "-x"])
+        #expect(try ValueParsers.properties(parsed.all("--property")) == [.deadlock, .noExit, .passcode])
+    }
+
+    @Test func aRepeatedSingleValueOptionKeepsTheLast() throws {
+        let parsed = try ArgumentParser(options: Self.options).parse(["--depth", "3", "--depth", "5"])
+        #expect(parsed.value("--depth") == "5")
+    }
+
+    @Test(arguments: [
+        (["--dept", "3"], UsageError.unknownOption("--dept", suggestion: "--depth")),
+        (["-depth", "3"], .unknownOption("-depth", suggestion: "--depth")),
+        (["--colour"], .unknownOption("--colour", suggestion: nil)),
+        (["--depth"], .missingValue(option: "--depth", placeholder: "N")),
+        (["--depth="], .missingValue(option: "--depth", placeholder: "N")),
+        (["--depth", "--strict"], .missingValue(option: "--depth", placeholder: "N")),
+        (["--strict=1"], .unexpectedValue(option: "--strict", value: "1")),
+    ])
+    func wrongOptionsSayWhatIsWrong(_ arguments: [String], _ error: UsageError) {
+        #expect(throws: error) { try ArgumentParser(options: Self.options).parse(arguments) }
+    }
+
+    @Test func valuesAreCheckedAgainstTheirRanges() throws {
+        #expect(try ValueParsers.integer("64", option: "--depth", in: CommonOptions.depthRange) == 64)
+        #expect(throws: UsageError.invalidValue(option: "--depth", value: "65", reason: "expected a whole number from 0 to 64")) {
+            try ValueParsers.integer("65", option: "--depth", in: CommonOptions.depthRange)
+        }
+        #expect(throws: UsageError.self) { try ValueParsers.integer("1e3", option: "--depth", in: CommonOptions.depthRange) }
+        #expect(throws: UsageError.self) { try ValueParsers.integer("99999999999999999999", option: "--max-configurations", in: 1...Int.max) }
+        #expect(try ValueParsers.seconds("0.5", option: "--timeout") == 0.5)
+        for bad in ["0", "-1", "nan", "inf", "1e400", ""] {
+            #expect(throws: UsageError.self, "\(bad)") { try ValueParsers.seconds(bad, option: "--timeout") }
+        }
+        #expect(try ValueParsers.seed("0x5EED", option: "--seed") == 0x5EED)
+        #expect(try ValueParsers.seed("42", option: "--seed") == 42)
+        #expect(throws: UsageError.invalidValue(option: "--property", value: "deadlok",
+                                                reason: "unknown property; did you mean 'deadlock'? (properties: \(Property.allCases.map(\.id).joined(separator: ", ")))")) {
+            try ValueParsers.properties(["deadlok"])
+        }
+    }
+
+    @Test func suggestionsFindTyposButNotStrangers() {
+        #expect(Suggestion.nearest(to: "chek", in: ["check", "explore", "coverage"]) == "check")
+        #expect(Suggestion.nearest(to: "coverge", in: ["check", "explore", "coverage"]) == "coverage")
+        #expect(Suggestion.nearest(to: "--fromat", in: ["--format", "--depth"]) == "--format")
+        #expect(Suggestion.nearest(to: "deploy", in: ["check", "explore", "coverage"]) == nil)
+    }
+
+    static let statusCases: [([Int32], Int32)] = [
+        ([], 0), ([0, 0], 0), ([0, 3], 3), ([3, 1], 1), ([1, 3, 0], 1), ([1, 2], 2), ([2, 3, 1, 0], 2), ([3, 2], 2),
+    ]
+
+    @Test(arguments: statusCases)
+    func theWorstStatusWins(_ codes: [Int32], _ status: Int32) {
+        #expect(SpecRunner.exitStatus(codes) == status)
+    }
+
+    @Test func colourOnlyOnATerminalAndNeverUnderNoColor() {
+        let spec = AuthCheckBinary.packageRoot.appendingPathComponent(Fixture.spec("deadlock")).path
+        func stdout(terminal: Bool, _ environment: [String: String]) -> String {
+            let capture = CapturedOutput()
+            let context = CommandContext(console: capture.console(terminal: terminal), environment: RunEnvironment(environment))
+            #expect(AuthCheckCommand.run(["check", spec], context: context) == 1)
+            return capture.stdout
+        }
+        #expect(stdout(terminal: true, [:]).contains("\u{1B}[31mviolated\u{1B}[0m"))
+        #expect(stdout(terminal: true, ["NO_COLOR": ""]).contains("\u{1B}["), "an empty NO_COLOR does not count (no-color.org)")
+        #expect(!stdout(terminal: true, ["NO_COLOR": "1"]).contains("\u{1B}["))
+        #expect(!stdout(terminal: true, ["TERM": "dumb"]).contains("\u{1B}["))
+        #expect(!stdout(terminal: false, [:]).contains("\u{1B}["))
+    }
+
+    @Test func theProgressLineReadsLikeASentence() {
+        let snapshot = CheckProgress.Snapshot(phase: .configurations, count: 1_204_224, depth: 17)
+        #expect(ProgressLine.text(label: "Specs/big.json", snapshot: snapshot, depthBound: 12, elapsed: 3)
+                == "Specs/big.json: 1,204,224 configurations · 401,408/s · depth 17 · 3.0 s")
+        let walk = CheckProgress.Snapshot(phase: .stacks, count: 4096, depth: 9)
+        #expect(ProgressLine.text(label: "a.json", snapshot: walk, depthBound: 12, elapsed: 2)
+                == "a.json: 4,096 stacks · 2,048/s · depth 9 of 12 · 2.0 s")
+        #expect(ProgressLine.grouped(0) == "0")
+        #expect(ProgressLine.grouped(999) == "999")
+        #expect(ProgressLine.grouped(1000) == "1,000")
+    }
+
+    @Test func theProgressLineAppearsAfterASecondAndIsErasedAtTheEnd() {
+        let capture = CapturedOutput()
+        let console = capture.console(terminal: true)
+        let progress = CheckProgress()
+        let line = ProgressLine(label: "a.json", depthBound: 12, progress: progress, console: console)
+        progress.update(.configurations, count: 2048, depth: 3)
+        Thread.sleep(forTimeInterval: ProgressLine.delay + 3 * ProgressLine.interval)
+        line.stop()
+        #expect(capture.stderr.hasPrefix("\r\u{1B}[Ka.json: 2,048 configurations"))
+        #expect(capture.stderr.hasSuffix("\r\u{1B}[K"))
+        #expect(capture.stdout.isEmpty)
+
+        let quick = CapturedOutput()
+        ProgressLine(label: "b.json", depthBound: 12, progress: CheckProgress(), console: quick.console(terminal: true)).stop()
+        #expect(quick.stderr.isEmpty, "a run shorter than a second draws nothing")
+    }
+
+    @Test func theCheckerReportsProgressToTheTasksCounter() throws {
+        // Given a walk of more than 4096 stacks (email-first at depth 16), when it runs with a counter installed,
+        let model = try FlowCoverageTests.load(Fixture.emailFirst)
+        let stacks = FlowCoverage.compute(model, depth: 16).stacks
+        #expect(stacks > 2 * 4096)
+        let progress = CheckProgress()
+        let options = CheckOptions(limits: CheckLimits(depth: 16), properties: [.undoMismatch])
+        let report = CheckProgress.$current.withValue(progress) { FlowChecker.check(model, source: "email-first", options: options) }
+        // then the counter was last set during the walk, at a multiple of 4096 stacks within the bound.
+        let snapshot = progress.snapshot
+        #expect(report.stats.stacks == stacks)
+        #expect(snapshot.phase == .stacks)
+        #expect(snapshot.count > 0 && snapshot.count % 4096 == 0 && snapshot.count <= stacks)
+        #expect((1...16).contains(snapshot.depth))
+    }
+}

@@ -1,0 +1,169 @@
+/// One run of the `authcheck` binary whose stdout, stderr and exit status are kept in `Expected/`.
+struct EndToEndCase: Sendable, CustomStringConvertible {
+    /// The name of its expected files: `Expected/NAME.stdout`, `.stderr`, `.status`.
+    var name: String
+    /// The arguments after `authcheck`.
+    var arguments: [String]
+    /// Extra environment variables (the run always has `AUTHCHECK_FIXED_TIME=1`).
+    var environment: [String: String] = [:]
+    /// What standard input holds (empty when nil).
+    var stdin: String?
+
+    init(_ name: String, _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) {
+        self.name = name
+        self.arguments = arguments
+        self.environment = environment
+        self.stdin = stdin
+    }
+
+    var description: String {
+        let env = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value) " }.joined()
+        return "\(name): \(env)authcheck \(arguments.map { $0.contains(" ") || $0.isEmpty ? "'\($0)'" : $0 }.joined(separator: " "))"
+    }
+}
+
+/// The fixtures' paths, relative to the package root where every case runs.
+enum Fixture {
+    static let emailFirst = "Specs/email-first.json"
+    static let sessionRestore = "Specs/session-restore.json"
+    static let signupDetailsLast = "Specs/signup-details-last.json"
+    static let realSpecs = [emailFirst, sessionRestore, signupDetailsLast]
+
+    /// A spec written for these tests, in `Expected/specs/`.
+    static func spec(_ name: String) -> String { "Tests/AuthCheckEndToEndTests/Expected/specs/\(name).json" }
+}
+
+extension EndToEndCase {
+    /// Every case, by what it shows.
+    static let all: [EndToEndCase] = holds + violations + invalid + json + limits + coverage + fuzz + passcode + usage + help
+
+    /// The random-path tester: a flow that holds, a spec violation shrunk, a runtime fault with secrets, JSON.
+    static let fuzz: [EndToEndCase] = [
+        .init("fuzz-holds", ["fuzz", "--runs", "200", "--seed", "0x5EED", "--max-steps=20", Fixture.emailFirst]),
+        .init("fuzz-unmet-requirement", ["fuzz", "--seed", "7", Fixture.spec("unmet-requirement")]),
+        .init("fuzz-secrets-redacted", ["fuzz", "--seed", "3", Fixture.spec("secrets")],
+              environment: ["AUTHCHECK_TEST_FAULT": "undo-refused:otp"]),
+        .init("fuzz-json", ["fuzz", "--format", "json", "--seed", "3", Fixture.spec("secrets")],
+              environment: ["AUTHCHECK_TEST_FAULT": "undo-refused:otp"]),
+        .init("fuzz-invalid-spec", ["fuzz", Fixture.spec("malformed")]),
+    ]
+
+    /// Each real spec holds (exit 0); several at once get a summary line.
+    static let holds: [EndToEndCase] = [
+        .init("check-email-first", ["check", Fixture.emailFirst]),
+        .init("check-session-restore", ["check", Fixture.sessionRestore]),
+        .init("check-signup-details-last", ["check", Fixture.signupDetailsLast]),
+        .init("check-all-specs", ["check"] + Fixture.realSpecs),
+        .init("explore-email-first", ["explore", Fixture.emailFirst]),
+    ]
+
+    /// Each property violated, with its counterexample (exit 1).
+    static let violations: [EndToEndCase] = [
+        .init("check-illegal-transition", ["check", Fixture.spec("illegal-transition")]),
+        .init("check-unmet-requirement", ["check", Fixture.spec("unmet-requirement")]),
+        .init("check-deadlock", ["check", Fixture.spec("deadlock")]),
+        .init("check-no-exit", ["check", Fixture.spec("no-exit")]),
+        .init("check-terminal-exit", ["check", Fixture.spec("terminal-exit")]),
+        .init("explore-unmet-requirement", ["explore", Fixture.spec("unmet-requirement")]),
+        .init("explore-property-filter", ["explore", "--property", "deadlock,no-exit", Fixture.spec("no-exit")]),
+        .init("explore-property-filter-holds", ["explore", "--property=terminal-exit", "--property", "deadlock", Fixture.spec("no-exit")]),
+        // A runtime counterexample carries values; a secret key prints as <redacted>.
+        .init("check-secrets-redacted", ["check", Fixture.spec("secrets")],
+              environment: ["AUTHCHECK_TEST_FAULT": "undo-refused:otp"]),
+        .init("explore-secrets-redacted-json", ["explore", "--format", "json", Fixture.spec("secrets")],
+              environment: ["AUTHCHECK_TEST_FAULT": "undo-refused:otp"]),
+        .init("check-strict-lint", ["check", "--strict", Fixture.signupDetailsLast]),
+    ]
+
+    /// Invalid specs: located problems on stdout, one `error:` line on stderr (exit 2).
+    static let invalid: [EndToEndCase] = [
+        .init("check-malformed-json", ["check", Fixture.spec("malformed")]),
+        .init("check-unknown-key", ["check", Fixture.spec("unknown-key")]),
+        .init("check-bad-reference", ["check", Fixture.spec("bad-reference")]),
+        .init("check-missing-file", ["check", "Specs/no-such-spec.json"]),
+        .init("check-invalid-json-format", ["check", "--format", "json", Fixture.spec("malformed")]),
+    ]
+
+    /// `--format json`: an object for one spec, an array for several; the worst status wins.
+    static let json: [EndToEndCase] = [
+        .init("check-json-one", ["check", "--format", "json", Fixture.sessionRestore]),
+        .init("check-json-violated", ["check", "--format=json", Fixture.spec("unmet-requirement")]),
+        .init("check-json-several", ["check", "--format", "json", Fixture.signupDetailsLast, Fixture.spec("deadlock"), Fixture.spec("bad-reference")]),
+        .init("check-several-invalid-outranks", ["check", Fixture.spec("deadlock"), Fixture.spec("malformed"), Fixture.emailFirst]),
+    ]
+
+    /// Limits: a stopped run is incomplete (exit 3), but a violation outranks it (exit 1).
+    static let limits: [EndToEndCase] = [
+        .init("check-incomplete", ["check", "--max-configurations", "30", Fixture.emailFirst]),
+        .init("check-violated-outranks-incomplete", ["check", "--max-configurations", "30", Fixture.spec("deadlock"), Fixture.emailFirst]),
+        .init("check-depth-zero", ["check", "--depth", "0", Fixture.sessionRestore]),
+    ]
+
+    /// Coverage in every format.
+    static let coverage: [EndToEndCase] = [
+        .init("coverage-text", ["coverage", Fixture.emailFirst]),
+        .init("coverage-text-lint", ["coverage", Fixture.spec("legacy")]),
+        // Sibling events that push the same frame give one stack, counted for the earlier event.
+        .init("coverage-text-siblings", ["coverage", "--depth", "3", Fixture.spec("siblings")]),
+        .init("coverage-text-depth-2", ["coverage", "--depth", "2", Fixture.signupDetailsLast]),
+        .init("coverage-json", ["coverage", "--format", "json", Fixture.sessionRestore]),
+        .init("coverage-json-lint", ["coverage", "--format", "json", Fixture.spec("legacy")]),
+        .init("coverage-dot", ["coverage", "--format", "dot", Fixture.spec("legacy")]),
+        .init("coverage-dot-odd-names", ["coverage", "--format", "dot", Fixture.spec("odd-names")]),
+        .init("coverage-mermaid", ["coverage", "--format", "mermaid", Fixture.spec("legacy")]),
+        .init("coverage-mermaid-odd-names", ["coverage", "--format", "mermaid", Fixture.spec("odd-names")]),
+        .init("coverage-strict", ["coverage", "--strict", Fixture.spec("odd-names")]),
+        .init("coverage-incomplete", ["coverage", "--max-configurations", "4", Fixture.signupDetailsLast]),
+        .init("coverage-invalid-dot", ["coverage", "--format", "dot", Fixture.spec("bad-reference")]),
+    ]
+
+    /// The passcode normaliser: folding, spaces, invisible characters, policies from options or a spec.
+    static let passcode: [EndToEndCase] = [
+        .init("passcode-default", ["passcode", "１２３ ４５６", " 123 456 ", "ab\u{200B}c-12", "", "Your code is 123 456."]),
+        .init("passcode-max-length", ["passcode", "--max-length", "4", "123456", "1 2 3"]),
+        .init("passcode-alphabet", ["passcode", "--alphabet", "0123456789", "A1B2C3", "１２ ３４"]),
+        .init("passcode-spec", ["passcode", "--spec", Fixture.emailFirst, "Your code is 123 456.", "ABC1234567"]),
+        .init("passcode-spec-override", ["passcode", "--spec", Fixture.emailFirst, "--max-length=3", "123456"]),
+        .init("passcode-stdin", ["passcode"], stdin: "１２３４５６\n  98 76 54\nabc\n"),
+        .init("passcode-dash-input", ["passcode", "--", "-12-34-"]),
+        .init("passcode-invalid-spec", ["passcode", "--spec", Fixture.spec("malformed"), "123"]),
+        .init("passcode-bad-max-length", ["passcode", "--max-length", "-1", "123"]),
+    ]
+
+    /// Wrong usage: what was wrong, the nearest option or command, then the usage (exit 2).
+    static let usage: [EndToEndCase] = [
+        .init("usage-unknown-option", ["check", "--dept", "3", Fixture.emailFirst]),
+        .init("usage-single-dash-option", ["check", "-depth", "3", Fixture.emailFirst]),
+        .init("usage-missing-value", ["check", Fixture.emailFirst, "--depth"]),
+        .init("usage-missing-value-before-option", ["check", "--depth", "--strict", Fixture.emailFirst]),
+        .init("usage-not-a-number", ["check", "--depth", "twelve", Fixture.emailFirst]),
+        .init("usage-out-of-range", ["check", "--depth=65", Fixture.emailFirst]),
+        .init("usage-negative-max-configurations", ["check", "--max-configurations", "-1", Fixture.emailFirst]),
+        .init("usage-zero-timeout", ["check", "--timeout", "0", Fixture.emailFirst]),
+        .init("usage-unknown-property", ["check", "--property", "illegal-transition,deadlok", Fixture.emailFirst]),
+        .init("usage-bad-format", ["check", "--format", "dot", Fixture.emailFirst]),
+        .init("usage-flag-with-value", ["check", "--strict=yes", Fixture.emailFirst]),
+        .init("usage-missing-spec", ["check"]),
+        .init("usage-explore-two-specs", ["explore", Fixture.emailFirst, Fixture.sessionRestore]),
+        .init("usage-unknown-command", ["chek", Fixture.emailFirst]),
+        .init("usage-missing-command", []),
+        .init("usage-spec-without-command", [Fixture.emailFirst]),
+        .init("usage-unknown-top-level-option", ["--verison"]),
+        .init("usage-fuzz-bad-seed", ["fuzz", "--seed", "lucky", Fixture.emailFirst]),
+    ]
+
+    /// Help and version (exit 0), help for a command that does not exist (exit 2).
+    static let help: [EndToEndCase] = [
+        .init("help", ["help"]),
+        .init("help-flag", ["--help"]),
+        .init("help-check", ["help", "check"]),
+        .init("help-explore", ["explore", "--help"]),
+        .init("help-coverage", ["coverage", "-h"]),
+        .init("help-fuzz", ["help", "fuzz"]),
+        .init("help-passcode", ["passcode", "--help"]),
+        .init("help-help", ["help", "help"]),
+        .init("help-wins-over-errors", ["check", "--dept", "3", "--help"]),
+        .init("help-unknown-command", ["help", "coverge"]),
+        .init("version", ["--version"]),
+    ]
+}

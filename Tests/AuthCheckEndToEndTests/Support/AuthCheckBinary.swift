@@ -1,0 +1,98 @@
+import Foundation
+
+/// Finds the built `authcheck` executable and runs it like a user or a CI script would.
+///
+/// `swift test` builds every product of the package before it runs the tests, so the executable
+/// sits in the products directory next to this target's resource bundle
+/// (`.build/debug/authcheck`, or under whatever `--scratch-path` says). `AUTHCHECK_BINARY`
+/// overrides the path. When neither exists, the executable is built with `swift build`.
+enum AuthCheckBinary {
+    /// The package's root directory, where every command runs, so spec paths print the same everywhere.
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()   // Support
+        .deletingLastPathComponent()   // AuthCheckEndToEndTests
+        .deletingLastPathComponent()   // Tests
+        .deletingLastPathComponent()
+
+    /// The products directory of the build that built these tests.
+    static var productsDirectory: URL {
+        Bundle.module.bundleURL.deletingLastPathComponent()
+    }
+
+    /// The executable's path.
+    static let path: Result<String, BinaryError> = locate()
+
+    struct BinaryError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func locate() -> Result<String, BinaryError> {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["AUTHCHECK_BINARY"], !path.isEmpty {
+            return FileManager.default.isExecutableFile(atPath: path)
+                ? .success(path) : .failure(BinaryError(description: "AUTHCHECK_BINARY=\(path) is not an executable"))
+        }
+        let candidate = productsDirectory.appendingPathComponent("authcheck").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return .success(candidate) }
+        // Not built (a filtered build, or an IDE that builds test bundles only): build it now.
+        let scratch = productsDirectory.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+        let build = run(executable: "/usr/bin/env",
+                        arguments: ["swift", "build", "--product", "authcheck", "--scratch-path", scratch.path],
+                        environment: environment)
+        guard build.status == 0, FileManager.default.isExecutableFile(atPath: candidate) else {
+            return .failure(BinaryError(description: "no authcheck executable at \(candidate), and building it failed:\n\(build.stderr)"))
+        }
+        return .success(candidate)
+    }
+
+    /// What one run printed and how it ended.
+    struct Output: Equatable, Sendable {
+        var stdout: String
+        var stderr: String
+        var status: Int32
+    }
+
+    /// Runs `authcheck arguments` in the package root with a clean environment plus `environment`,
+    /// durations fixed for byte-stable output, and `stdin` (or nothing) on standard input.
+    static func run(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> Output {
+        let path = try self.path.get()
+        var variables = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "AUTHCHECK_FIXED_TIME": "1"]
+        variables.merge(environment) { $1 }
+        return run(executable: path, arguments: arguments, environment: variables, stdin: stdin)
+    }
+
+    /// Runs a process to completion; output goes through temporary files, so no pipe can fill up and block it.
+    static func run(executable: String, arguments: [String], environment: [String: String], stdin: String? = nil) -> Output {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authcheck-e2e-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outURL = directory.appendingPathComponent("stdout")
+        let errURL = directory.appendingPathComponent("stderr")
+        let inURL = directory.appendingPathComponent("stdin")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: inURL.path, contents: Data((stdin ?? "").utf8))
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = packageRoot
+        do {
+            let out = try FileHandle(forWritingTo: outURL)
+            let err = try FileHandle(forWritingTo: errURL)
+            let input = try FileHandle(forReadingFrom: inURL)
+            defer { try? out.close(); try? err.close(); try? input.close() }
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = input
+            try process.run()
+            process.waitUntilExit()
+        } catch {
+            return Output(stdout: "", stderr: "could not run \(executable): \(error)", status: -1)
+        }
+        let stdout = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
+        let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+        return Output(stdout: stdout, stderr: stderr, status: process.terminationStatus)
+    }
+}
