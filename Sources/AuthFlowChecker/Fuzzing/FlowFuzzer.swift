@@ -20,9 +20,12 @@ public struct FuzzOptions: Hashable, Sendable {
     public var properties: Set<Property>?
     /// The most replays shrinking may spend.
     public var maxShrinkReplays: Int
+    /// Wall-clock seconds after which no new run starts (the report is then incomplete); `nil` for none.
+    public var timeout: Double?
 
     public init(runs: Int = 1_000, maxSteps: Int = 60, seed: UInt64 = 1, backWeight: Int = 1, illegalWeight: Int = 1,
-                swarm: Bool = true, properties: Set<Property>? = nil, maxShrinkReplays: Int = 20_000) {
+                swarm: Bool = true, properties: Set<Property>? = nil, maxShrinkReplays: Int = 20_000, timeout: Double? = nil) {
+        self.timeout = timeout
         self.runs = runs
         self.maxSteps = maxSteps
         self.seed = seed
@@ -77,6 +80,11 @@ public struct FuzzReport: Sendable {
     public var regressionsReplayed: Int
     public var coverage: FuzzCoverage
     public var seconds: Double
+    /// The limit that stopped the runs before they were all walked, if one did.
+    public var stoppedBy: StopReason? = nil
+
+    /// `violated` with a failure, else `incomplete` when a limit stopped the runs, else `holds`.
+    public var verdict: Verdict { failure != nil ? .violated : (stoppedBy != nil ? .incomplete : .holds) }
 }
 
 /// The random-path property tester: seeded walks with back through the runtime in lockstep with the model.
@@ -120,6 +128,11 @@ public struct FlowFuzzer {
             }
         }
         for run in 0..<max(0, options.runs) {
+            if let timeout = options.timeout, Date().timeIntervalSince(start) > timeout {
+                return FuzzReport(runs: run, steps: totalSteps, seed: options.seed, failure: nil,
+                                  regressionsReplayed: regressions.count, coverage: coverage.summary,
+                                  seconds: Date().timeIntervalSince(start), stoppedBy: .timeout(seconds: timeout))
+            }
             var rng = SeededGenerator(seed: Self.runSeed(options.seed, run: run))
             var lockstep = Lockstep(model: model, driver: makeDriver(), properties: options.properties)
             var outcome = lockstep.start()

@@ -107,12 +107,18 @@ public enum FlowChecker {
             let exploration: RuntimeExploration
             if let driver {
                 exploration = RuntimeExplorer(model: model).explore(driver, depth: limits.depth, timeout: remaining)
+            } else if options.workers > 1 {
+                exploration = ParallelExplorer(model: model, workers: options.workers).explore(depth: limits.depth, timeout: remaining)
             } else {
                 exploration = RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: limits.depth, timeout: remaining)
             }
             violations += exploration.violations.filter { options.includes($0.property) }
             stats.stacks = exploration.stacks
-            stoppedBy = stoppedBy ?? exploration.stoppedBy
+            if case .timeout? = exploration.stoppedBy, let timeout = limits.timeout {
+                stoppedBy = stoppedBy ?? .timeout(seconds: timeout)   // the user's limit, not the time left of it
+            } else {
+                stoppedBy = stoppedBy ?? exploration.stoppedBy
+            }
         }
         if options.includes(.passcode) {
             violations += PasscodeCheck.run(policy: model.passcode, generatedCases: options.passcodeCases)
