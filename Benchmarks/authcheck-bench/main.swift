@@ -1,1 +1,32 @@
-print("bench")
+// authcheck-bench: authcheck's runtime walk and complete verification against SPIN on the same exploration.
+//
+//   authcheck-bench [--quick] [--repeat N] [--no-spin] [--root DIR]   the whole report, as Markdown on stdout
+//   authcheck-bench walk SPEC DEPTH WORKERS                            one walk, in this process (a child)
+//   authcheck-bench verify STATES KEYS SEED                            one complete verification (a child)
+//   authcheck-bench export SPEC DEPTH                                  the Promela model SPIN is run on
+//
+// Every authcheck figure is measured in a child process of its own, so its peak memory (VmHWM)
+// is that run's alone. Build in release: `swift build -c release`, or run Benchmarks/run.sh.
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "walk":
+        try Measure.walk(arguments.dropFirst())
+    case "verify":
+        try Measure.verify(arguments.dropFirst())
+    case "export":
+        try Measure.export(arguments.dropFirst())
+    case "-h", "--help":
+        print("usage: authcheck-bench [--quick] [--repeat N] [--no-spin] [--root DIR]\n"
+              + "       authcheck-bench walk SPEC DEPTH WORKERS\n"
+              + "       authcheck-bench verify STATES KEYS SEED\n"
+              + "       authcheck-bench export SPEC DEPTH")
+    default:
+        try Report(arguments: arguments).run()
+    }
+} catch {
+    FileHandle.standardError.write(Data("authcheck-bench: \(error)\n".utf8))
+    exit(2)
+}

@@ -4,6 +4,8 @@
 /// same keys. ``pop()`` removes the top frame and restores exactly the values (and absences) that
 /// were there before it, however often a key was overwritten. Frames are stored as an undo log,
 /// so a push costs O(keys in the frame) and allocates nothing once the stack has warmed up.
+/// When `Key` is the model's ``KeyID``, the values live in an array indexed by key instead of a
+/// dictionary, so reads and writes hash nothing; the behaviour is the same.
 ///
 /// ```swift
 /// var data = DataStack<String, FlowValue>()
@@ -12,40 +14,93 @@
 /// try data.pop()      // data["email"] == "a@b.c" again
 /// ```
 public struct DataStack<Key: Hashable, Value: Equatable> {
+    /// The aggregated data by key, unless ``dense``.
     @usableFromInline var values: [Key: Value] = [:]
+    /// The aggregated data by key index, when ``dense``.
+    @usableFromInline var denseValues: [Value?] = []
+    /// How many keys have a value, when ``dense``.
+    @usableFromInline var denseCount = 0
+    /// Whether the values are kept in ``denseValues`` (keys are dense ids with small indices).
+    @usableFromInline var dense: Bool
     @usableFromInline var log: [(key: Key, previous: Value?)] = []
     @usableFromInline var frameStarts: [Int] = []
 
     /// Creates an empty data stack (the root frame, with no data).
-    public init() {}
+    public init() {
+        dense = _DenseIndex.applies(to: Key.self)
+    }
 
     /// The aggregated data: every key's latest value.
-    @inlinable public var current: [Key: Value] { values }
+    @inlinable public var current: [Key: Value] {
+        guard dense else { return values }
+        var result: [Key: Value] = [:]
+        for entry in log {
+            if result[entry.key] == nil, let value = self[entry.key] { result[entry.key] = value }
+        }
+        return result
+    }
 
     /// The number of keys that have a value.
-    @inlinable public var count: Int { values.count }
+    @inlinable public var count: Int { dense ? denseCount : values.count }
 
     /// The number of frames pushed above the root.
     @inlinable public var depth: Int { frameStarts.count }
 
     /// The latest value of `key`, or `nil` when no frame set it.
-    @inlinable public subscript(key: Key) -> Value? { values[key] }
+    @inlinable public subscript(key: Key) -> Value? {
+        if dense {
+            guard let index = _DenseIndex.index(key), index < denseValues.count else { return nil }
+            return denseValues[index]
+        }
+        return values[key]
+    }
+
+    /// Sets `key` to `value` and returns the value it had.
+    @inlinable @inline(__always)
+    mutating func set(_ key: Key, to value: __owned Value?) -> Value? {
+        if dense {
+            if let index = _DenseIndex.index(key) {
+                if index >= denseValues.count {
+                    denseValues.append(contentsOf: repeatElement(nil, count: index + 1 - denseValues.count))
+                }
+                // Move the new value in and the old one out: no copy, no destroy.
+                var slot = value
+                let adding = slot != nil
+                swap(&slot, &denseValues[index])
+                denseCount &+= (adding ? 1 : 0) &- (slot == nil ? 0 : 1)
+                return slot
+            }
+            leaveDenseMode()
+        }
+        if let value { return values.updateValue(value, forKey: key) }
+        return values.removeValue(forKey: key)
+    }
+
+    /// Moves the values into the dictionary for good (a key id too large or negative for an array).
+    @usableFromInline mutating func leaveDenseMode() {
+        for entry in log {
+            if values[entry.key] == nil, let value = self[entry.key] { values[entry.key] = value }
+        }
+        dense = false
+        denseValues = []
+        denseCount = 0
+    }
 
     /// Pushes a frame holding `entries`; later entries for the same key win within the frame.
     /// - Complexity: O(entries).
     @inlinable public mutating func push<S: Sequence>(_ entries: S) where S.Element == (Key, Value) {
         frameStarts.append(log.count)
         for (key, value) in entries {
-            let previous = values.updateValue(value, forKey: key)
+            let previous = set(key, to: value)
             log.append((key, previous))
         }
     }
 
     /// Pushes a frame setting each of `keys` to `value(key)`, without building an intermediate collection.
-    @inlinable public mutating func push(keys: [Key], value: (Key) -> Value) {
+    @inlinable @inline(__always) public mutating func push(keys: [Key], value: (Key) -> Value) {
         frameStarts.append(log.count)
         for key in keys {
-            let previous = values.updateValue(value(key), forKey: key)
+            let previous = set(key, to: value(key))
             log.append((key, previous))
         }
     }
@@ -58,15 +113,12 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
     /// Removes the top frame and restores exactly the data that was there before it.
     /// - Throws: ``DataStackError/nothingToPop`` at the root; nothing changes.
     /// - Complexity: O(entries in the frame).
-    @inlinable public mutating func pop() throws(DataStackError) {
-        guard let start = frameStarts.popLast() else { throw .nothingToPop }
+    @inlinable @inline(__always) public mutating func pop() throws(DataStackError) {
+        if frameStarts.isEmpty { throw .nothingToPop }
+        let start = frameStarts.removeLast()
         while log.count > start {
             let (key, previous) = log.removeLast()
-            if let previous {
-                values[key] = previous
-            } else {
-                values.removeValue(forKey: key)
-            }
+            _ = set(key, to: previous)
         }
     }
 
@@ -81,13 +133,15 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
             if let later = log[(position + 1)...].first(where: { $0.key == key }) {
                 return (key, later.previous!)
             }
-            return (key, values[key]!)
+            return (key, self[key]!)
         }
     }
 
     /// Removes every frame: back to the root with no data.
     public mutating func reset() {
         values.removeAll(keepingCapacity: true)
+        for index in denseValues.indices { denseValues[index] = nil }
+        denseCount = 0
         log.removeAll(keepingCapacity: true)
         frameStarts.removeAll(keepingCapacity: true)
     }

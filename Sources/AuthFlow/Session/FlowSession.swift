@@ -58,30 +58,84 @@ extension FlowError: CustomStringConvertible {
 /// try session.back()   // state "email", no data
 /// ```
 ///
-/// A session is for one task at a time; it is not `Sendable`.
+/// ## Re-entrant calls
+///
+/// A session calls out to code it was given while it works: the ``presenter``, the ``describe``
+/// closure, the `value` closure of ``send(_:value:)``, and the machine's observers. A call back
+/// into the session from any of them is defined and safe, and never interleaves with the
+/// operation that is running:
+///
+/// - ``handle(_:)``, ``send(_:value:)``, ``back()`` and ``undo()`` throw
+///   ``FlowError/transition(_:)`` with ``TransitionError/reentrantCall(during:)`` and change
+///   nothing. To move on as soon as a step is presented, send after the outer call has returned.
+/// - ``reset()`` and ``logout(newSessionID:)`` are deferred: they run once the running operation
+///   has finished, before it returns to its caller. During a reset's own notifications the
+///   session is already at its root, so a reset asked for then does nothing and a logout only
+///   takes its new session id: a presenter that resets whenever it is called cannot loop.
+///
+/// Queries (``state``, ``data``, ``currentStep()``, ``canHandle(_:)``…) answer at any time. Inside a
+/// machine observer the new frame's data is not pushed yet: read the data from the ``presenter``.
+///
+/// ## Concurrency
+///
+/// A session is for one task at a time: it is a class with mutable state and is not `Sendable`,
+/// so the compiler refuses to share one between tasks (capturing it in two concurrent tasks, or
+/// using it after handing it to another, does not compile). Handing a session over to one other
+/// task for good is allowed. Give each concurrent flow its own session.
 public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, Value: Equatable> {
     public typealias Step = FlowStep<State, Event, Key, Value>
     public typealias Error = FlowError<State, Event, Key>
 
     /// The state machine that decides where the user goes next.
     public let machine: StateMachine<State, Event>
-    @usableFromInline internal(set) var _data = DataStack<Key, Value>()
+    /// A reset deferred until the running operation has finished; a logout also renews the tracker's session id.
+    @usableFromInline enum PendingReset {
+        case reset
+        case logout(newSessionID: String)
+    }
+    /// What changes as the session runs, behind one pointer so the hot path pays no dynamic
+    /// exclusivity check (a session is used by one task at a time).
+    @usableFromInline
+    struct _Storage {
+        @usableFromInline var data = DataStack<Key, Value>()
+        @usableFromInline var tracker: FlowTracker?
+        @usableFromInline var presenter: ((Result<Step, Error>) -> Void)?
+        /// Whether an operation is running (and may be calling out to the presenter, an observer…).
+        @usableFromInline var busy = false
+        /// Whether the running operation is a reset.
+        @usableFromInline var resetting = false
+        /// A reset or logout asked for while an operation ran, to run when it has finished.
+        @usableFromInline var pendingReset: PendingReset?
+        /// The session id of a logout asked for during a reset's notifications: it comes later
+        /// than the id of the logout that reset, so it wins.
+        var lateSessionID: String?
+        @inlinable init(tracker: FlowTracker?) { self.tracker = tracker }
+    }
+    @usableFromInline let _s: UnsafeMutablePointer<_Storage>
     /// The aggregated data, one frame per step.
-    @inlinable public var data: DataStack<Key, Value> { _data }
+    @inlinable public var data: DataStack<Key, Value> { _s.pointee.data }
     /// The contract of each state; a state without an entry has the empty contract.
     @usableFromInline let _contracts: [State: StepContract<Event, Key>]
     /// The contract of each state; a state without an entry has the empty contract.
     @inlinable public var contracts: [State: StepContract<Event, Key>] { _contracts }
+    /// For dense state ids: the contracts by state index (`nil` when states are not dense ids).
+    @usableFromInline let _denseContracts: [StepContract<Event, Key>]?
+    /// For dense state ids: whether each state index is terminal.
+    @usableFromInline let _denseTerminal: [Bool]
     /// The terminal states (success and abort); back is refused from them.
     public let terminals: Set<State>
     /// The tracker told of every transition, rejection, undo and reset, if any.
-    public var tracker: FlowTracker? { get { _tracker } set { _tracker = newValue } }
-    @usableFromInline var _tracker: FlowTracker?
+    @inlinable public var tracker: FlowTracker? {
+        get { _s.pointee.tracker }
+        set { _s.pointee.tracker = newValue }
+    }
     /// How states and events are named in the tracker's records.
     public var describe: (Any) -> String = { String(describing: $0) }
     /// Called with the new step (or why it cannot be created) after every entry into a state.
-    public var presenter: ((Result<Step, Error>) -> Void)? { get { _presenter } set { _presenter = newValue } }
-    @usableFromInline var _presenter: ((Result<Step, Error>) -> Void)?
+    @inlinable public var presenter: ((Result<Step, Error>) -> Void)? {
+        get { _s.pointee.presenter }
+        set { _s.pointee.presenter = newValue }
+    }
 
     /// Creates a session at `initial` with empty data.
     /// - Throws: ``FlowError/transition(_:)`` with a conflicting transition in `transitions`.
@@ -97,9 +151,11 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         } catch {
             throw .transition(error)
         }
+        (self._denseContracts, self._denseTerminal) = Self.denseTables(contracts, terminals)
         self._contracts = contracts
         self.terminals = terminals
-        self._tracker = tracker
+        self._s = .allocate(capacity: 1)
+        _s.initialize(to: _Storage(tracker: tracker))
     }
 
     /// Creates a session over an existing machine (for example one shared with a UI layer).
@@ -110,16 +166,79 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         tracker: FlowTracker? = nil
     ) {
         self.machine = machine
+        (self._denseContracts, self._denseTerminal) = Self.denseTables(contracts, terminals)
         self._contracts = contracts
         self.terminals = terminals
-        self._tracker = tracker
+        self._s = .allocate(capacity: 1)
+        _s.initialize(to: _Storage(tracker: tracker))
+    }
+
+    deinit {
+        _s.deinitialize(count: 1)
+        _s.deallocate()
+    }
+
+    /// The contracts and terminal flags by state index, when states are dense ids with small indices.
+    static func denseTables(_ contracts: [State: StepContract<Event, Key>], _ terminals: Set<State>)
+        -> ([StepContract<Event, Key>]?, [Bool]) {
+        guard _DenseIndex.applies(to: State.self) else { return (nil, []) }
+        var count = 0
+        for state in Array(contracts.keys) + Array(terminals) {
+            guard let index = _DenseIndex.index(state) else { return (nil, []) }
+            count = max(count, index + 1)
+        }
+        var table = [StepContract<Event, Key>](repeating: StepContract(), count: count)
+        var terminal = [Bool](repeating: false, count: count)
+        for (state, contract) in contracts { table[_DenseIndex.index(state)!] = contract }
+        for state in terminals { terminal[_DenseIndex.index(state)!] = true }
+        return (table, terminal)
     }
 
     /// The current state.
     @inlinable public var state: State { machine.state }
 
     /// The contract of the current state.
-    @inlinable public var contract: StepContract<Event, Key> { _contracts[machine.state] ?? StepContract() }
+    @inlinable public var contract: StepContract<Event, Key> { contract(of: machine.state) }
+
+    /// The contract of `state`: a flat array read for dense ids, a dictionary look-up otherwise.
+    @inlinable @inline(__always)
+    func contract(of state: State) -> StepContract<Event, Key> {
+        if let table = _denseContracts {
+            guard let index = _DenseIndex.index(state), index < table.count else { return StepContract() }
+            return table[index]
+        }
+        return _contracts[state] ?? StepContract()
+    }
+
+    /// The keys the current step's contract says `event` adds, or `nil` when it does not list `event`.
+    @inlinable @inline(__always)
+    func _adds(for event: Event) -> [Key]? {
+        if let table = _denseContracts {
+            guard let index = _DenseIndex.index(machine.state), index < table.count else { return nil }
+            return table[index].adds(for: event)
+        }
+        return contract.adds(for: event)
+    }
+
+    /// Whether the contract of `state` allows back, read without copying the contract.
+    @inlinable @inline(__always)
+    func contractAllowsBack(_ state: State) -> Bool {
+        if let table = _denseContracts {
+            guard let index = _DenseIndex.index(state), index < table.count else { return true }
+            return table[index].canGoBack
+        }
+        return _contracts[state]?.canGoBack ?? true
+    }
+
+    /// Whether `state` is terminal.
+    @inlinable @inline(__always)
+    func isTerminal(_ state: State) -> Bool {
+        if _denseContracts != nil {
+            guard let index = _DenseIndex.index(state), index < _denseTerminal.count else { return false }
+            return _denseTerminal[index]
+        }
+        return terminals.contains(state)
+    }
 
     /// The events the current step can send that the table accepts, in contract order.
     public var enabledEvents: [Event] {
@@ -127,18 +246,19 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     }
 
     /// Whether the current step may send `event` and the table accepts it; answers without moving.
-    @inlinable public func canHandle(_ event: Event) -> Bool {
-        contract.adds(for: event) != nil && machine.canSend(event)
+    @inlinable @inline(__always) public func canHandle(_ event: Event) -> Bool {
+        _adds(for: event) != nil && machine.canSend(event)
     }
 
     /// Whether ``back()`` would succeed now.
-    public var canGoBack: Bool { backRefusal == nil }
+    @inlinable public var canGoBack: Bool { backRefusal == nil }
 
     /// Why ``back()`` would fail now, or `nil` when it would succeed.
-    public var backRefusal: BackRefusal? {
+    @inlinable @inline(__always) public var backRefusal: BackRefusal? {
         if !machine.canUndo { return .atRoot }
-        if terminals.contains(machine.state) { return .terminal }
-        if !contract.canGoBack { return .disabled }
+        let state = machine.state
+        if isTerminal(state) { return .terminal }
+        if !contractAllowsBack(state) { return .disabled }
         return nil
     }
 
@@ -147,11 +267,14 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     /// - Returns: the transition taken.
     /// - Throws: ``FlowError/eventNotInContract(state:event:)``,
     ///   ``FlowError/outputMismatch(state:event:expected:got:)`` or ``FlowError/transition(_:)``;
-    ///   in every case the state and the data are unchanged.
+    ///   in every case the state and the data are unchanged. Called from inside the presenter or
+    ///   an observer, it throws ``TransitionError/reentrantCall(during:)``.
     @discardableResult
     public func handle(_ output: StepOutput<Event, Key, Value>) throws(FlowError<State, Event, Key>) -> Transition<State, Event> {
+        try begin { "handle(\(output.event))" }
+        defer { end() }
         let from = machine.state
-        guard let adds = contract.adds(for: output.event) else {
+        guard let adds = _adds(for: output.event) else {
             track(.rejection, from: from, event: output.event, reason: "not in the output contract")
             throw .eventNotInContract(state: from, event: output.event)
         }
@@ -161,7 +284,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
             throw .outputMismatch(state: from, event: output.event, expected: adds, got: got)
         }
         let transition = try advance(output.event)   // validates; pushes the state only when legal
-        _data.push(output.data.lazy.map { ($0.key, $0.value) })
+        _s.pointee.data.push(output.data.lazy.map { ($0.key, $0.value) })
         entered(transition)
         return transition
     }
@@ -172,41 +295,70 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     /// output always matches it. Validation and atomicity are those of ``handle(_:)``.
     @inlinable @discardableResult
     public func send(_ event: Event, value: (Key) -> Value) throws(FlowError<State, Event, Key>) -> Transition<State, Event> {
+        try begin { "send(\(event))" }
+        defer { end() }
         let from = machine.state
-        guard let adds = contract.adds(for: event) else {
-            if _tracker != nil { track(.rejection, from: from, event: event, reason: "not in the output contract") }
+        guard let adds = _adds(for: event) else {
+            if _s.pointee.tracker != nil { track(.rejection, from: from, event: event, reason: "not in the output contract") }
             throw .eventNotInContract(state: from, event: event)
         }
         let transition = try advance(event)   // validates; pushes the state only when legal
-        _data.push(keys: adds, value: value)
+        _s.pointee.data.push(keys: adds, value: value)
         entered(transition)
         return transition
     }
 
-    @inlinable
+    /// Marks an operation as running, or throws when one already is: the call is re-entrant.
+    @inlinable @inline(__always)
+    func begin(_ call: () -> String) throws(FlowError<State, Event, Key>) {
+        if _s.pointee.busy { throw .transition(.reentrantCall(during: call())) }
+        _s.pointee.busy = true
+    }
+
+    /// Marks the running operation as finished, then runs a reset asked for while it ran.
+    @inlinable @inline(__always)
+    func end() {
+        _s.pointee.busy = false
+        if _s.pointee.pendingReset != nil { runPendingReset() }
+    }
+
+    @usableFromInline
+    func runPendingReset() {
+        guard let pending = _s.pointee.pendingReset else { return }
+        _s.pointee.pendingReset = nil
+        switch pending {
+        case .reset: reset()
+        case let .logout(newSessionID): logout(newSessionID: newSessionID)
+        }
+    }
+
+    @inlinable @inline(__always)
     func advance(_ event: Event) throws(FlowError<State, Event, Key>) -> Transition<State, Event> {
         do {
             return try machine.send(event)
         } catch {
-            if _tracker != nil { track(.rejection, from: machine.state, event: event, reason: error.description) }
+            if _s.pointee.tracker != nil { track(.rejection, from: machine.state, event: event, reason: error.description) }
             throw .transition(error)
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func entered(_ transition: Transition<State, Event>) {
-        if _tracker != nil { track(.transition, from: transition.from, event: transition.event, to: transition.to) }
-        if _presenter != nil { present() }
+        if _s.pointee.tracker != nil { track(.transition, from: transition.from, event: transition.event, to: transition.to) }
+        if _s.pointee.presenter != nil { present() }
     }
 
     /// Undoes one step: the previous state and exactly the previous data.
     /// - Returns: the state after the undo.
-    /// - Throws: ``FlowError/cannotGoBack(state:reason:)``; nothing changes.
-    @discardableResult
+    /// - Throws: ``FlowError/cannotGoBack(state:reason:)``; nothing changes. Called from inside the
+    ///   presenter or an observer, ``FlowError/transition(_:)`` with ``TransitionError/reentrantCall(during:)``.
+    @inlinable @discardableResult
     public func back() throws(FlowError<State, Event, Key>) -> State {
+        try begin { "back()" }
+        defer { end() }
         let from = machine.state
         if let refusal = backRefusal {
-            track(.rejection, from: from, reason: "back refused: \(refusal.rawValue)")
+            if _s.pointee.tracker != nil { track(.rejection, from: from, reason: "back refused: \(refusal.rawValue)") }
             throw .cannotGoBack(state: from, reason: refusal)
         }
         do {
@@ -214,9 +366,9 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         } catch {
             throw .transition(error)
         }
-        try? _data.pop()
-        track(.undo, from: from, to: machine.state)
-        present()
+        try? _s.pointee.data.pop()
+        if _s.pointee.tracker != nil { track(.undo, from: from, to: machine.state) }
+        if _s.pointee.presenter != nil { present() }
         return machine.state
     }
 
@@ -227,31 +379,60 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     /// - Throws: ``FlowError/cannotGoBack(state:reason:)`` with ``BackRefusal/atRoot``.
     @inlinable @discardableResult
     public func undo() throws(FlowError<State, Event, Key>) -> State {
+        try begin { "undo()" }
+        defer { end() }
         let from = machine.state
         do {
             try machine.undo()
         } catch {
             throw .cannotGoBack(state: from, reason: .atRoot)
         }
-        try? _data.pop()
-        if _tracker != nil { track(.undo, from: from, to: machine.state) }
-        if _presenter != nil { present() }
+        try? _s.pointee.data.pop()
+        if _s.pointee.tracker != nil { track(.undo, from: from, to: machine.state) }
+        if _s.pointee.presenter != nil { present() }
         return machine.state
     }
 
     /// Returns to the root: the initial state, empty data and history.
+    ///
+    /// Called while another operation runs (from the presenter or an observer), the reset runs once
+    /// that operation has finished; called during a reset's own notifications, it does nothing.
     public func reset() {
+        if _s.pointee.busy {
+            if !_s.pointee.resetting, _s.pointee.pendingReset == nil { _s.pointee.pendingReset = .reset }
+            return
+        }
+        _s.pointee.busy = true
+        _s.pointee.resetting = true
+        defer {
+            _s.pointee.resetting = false
+            end()
+        }
         let from = machine.state
         machine.reset()
-        _data.reset()
+        _s.pointee.data.reset()
         track(.reset, from: from, to: machine.state)
         present()
     }
 
     /// Logs the user out: a ``reset()`` that also starts a new tracker session id.
+    ///
+    /// Called while another operation runs, the logout runs once that operation has finished;
+    /// called during a reset's own notifications, it only takes the new session id.
     public func logout(newSessionID: String) {
+        if _s.pointee.busy {
+            if _s.pointee.resetting {
+                tracker?.sessionID = newSessionID
+                _s.pointee.lateSessionID = newSessionID
+            } else {
+                _s.pointee.pendingReset = .logout(newSessionID: newSessionID)
+            }
+            return
+        }
+        _s.pointee.lateSessionID = nil
         reset()
-        tracker?.sessionID = newSessionID
+        tracker?.sessionID = _s.pointee.lateSessionID ?? newSessionID
+        _s.pointee.lateSessionID = nil
     }
 
     /// The step for the current state, holding exactly the data its contract requires.

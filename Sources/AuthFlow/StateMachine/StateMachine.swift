@@ -29,6 +29,11 @@ public enum MachineEvent<State: Hashable, Event: Hashable>: Hashable {
 /// A machine is meant for one task at a time (it is not `Sendable`). Observers run synchronously
 /// after each change; a `send` or `undo` issued from inside an observer is rejected with
 /// ``TransitionError/reentrantCall(during:)`` rather than interleaving with the notification.
+///
+/// Performance: the machine's mutable state lives behind one unsafe pointer, so the hot path
+/// (``send(_:)``, ``undo()``, ``canSend(_:)``, ``state``) pays no dynamic exclusivity check, and
+/// when `State` and `Event` are the model's dense ids the table is also kept as an open-addressed
+/// integer hash, so a lookup hashes no `Hasher`. Both are invisible to callers.
 public final class StateMachine<State: Hashable, Event: Hashable> {
     /// A key of the transition table.
     @usableFromInline
@@ -41,12 +46,32 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
         }
     }
 
-    @usableFromInline var table: [Trigger: State] = [:]
-    @usableFromInline var eventsByState: [State: [Event]] = [:]
-    @usableFromInline var declared: [Transition<State, Event>] = []
-    @usableFromInline var _history: [State]
-    @usableFromInline var observers: [(MachineEvent<State, Event>) -> Void] = []
-    @usableFromInline var notifying = false
+    /// Everything that changes, in one place behind ``_s``.
+    @usableFromInline
+    struct _Storage {
+        @usableFromInline var history: [State]
+        @usableFromInline var table: [Trigger: State] = [:]
+        @usableFromInline var eventsByState: [State: [Event]] = [:]
+        @usableFromInline var declared: [Transition<State, Event>] = []
+        @usableFromInline var observers: [(MachineEvent<State, Event>) -> Void] = []
+        @usableFromInline var notifying = false
+        /// For dense ids: the table again, open-addressed on `from << 32 | event` (empty: `nil` target).
+        @usableFromInline var denseKeys: [Int64] = []
+        @usableFromInline var denseTargets: [State?] = []
+        /// `64 - log2(capacity)`: the shift that turns a multiplied key into a slot.
+        @usableFromInline var denseShift: UInt64 = 64
+        /// Whether the dense table is in use (both `State` and `Event` are dense ids).
+        @usableFromInline var dense: Bool
+
+        @inlinable init(initial: State, dense: Bool) {
+            self.history = [initial]
+            self.dense = dense
+        }
+    }
+
+    /// The machine's mutable state. Reached through a pointer, so no access needs a dynamic
+    /// exclusivity check; the machine is single-threaded and observers run after each change.
+    @usableFromInline let _s: UnsafeMutablePointer<_Storage>
 
     /// The state the machine starts in and returns to on ``reset()``.
     public let initial: State
@@ -56,10 +81,17 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
     ///   share `from` and `event` but differ in `to`. Identical duplicates are accepted once.
     public init(initial: State, transitions: [Transition<State, Event>] = []) throws(TransitionError<State, Event>) {
         self.initial = initial
-        self._history = [initial]
+        self._s = .allocate(capacity: 1)
+        _s.initialize(to: _Storage(initial: initial,
+                                   dense: _DenseIndex.applies(to: State.self) && _DenseIndex.applies(to: Event.self)))
         for transition in transitions {
             try add(transition)
         }
+    }
+
+    deinit {
+        _s.deinitialize(count: 1)
+        _s.deallocate()
     }
 
     /// Adds `transition` to the table.
@@ -69,49 +101,50 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
     ///   sends `(from, event)` elsewhere; the table is unchanged.
     public func add(_ transition: Transition<State, Event>) throws(TransitionError<State, Event>) {
         let trigger = Trigger(transition.from, transition.event)
-        if let existing = table[trigger] {
+        if let existing = _s.pointee.table[trigger] {
             if existing == transition.to { return }
             throw .conflictingTransition(
                 existing: Transition(from: transition.from, on: transition.event, to: existing),
                 proposed: transition)
         }
-        table[trigger] = transition.to
-        eventsByState[transition.from, default: []].append(transition.event)
-        declared.append(transition)
+        _s.pointee.table[trigger] = transition.to
+        _s.pointee.eventsByState[transition.from, default: []].append(transition.event)
+        _s.pointee.declared.append(transition)
+        if _s.pointee.dense { denseInsert(transition) }
     }
 
     /// Every transition of the table, in the order they were added.
-    public var transitions: [Transition<State, Event>] { declared }
+    public var transitions: [Transition<State, Event>] { _s.pointee.declared }
 
     /// The current state: the top of the history.
-    @inlinable public var state: State { _history[_history.count - 1] }
+    @inlinable public var state: State { _s.pointee.history[_s.pointee.history.count &- 1] }
 
     /// The states visited, root first; the last element is the current state.
-    @inlinable public var history: [State] { _history }
+    @inlinable public var history: [State] { _s.pointee.history }
 
     /// How many states the history holds (one at the root).
-    @inlinable public var historyCount: Int { _history.count }
+    @inlinable public var historyCount: Int { _s.pointee.history.count }
 
     /// Whether ``undo()`` would succeed now.
-    @inlinable public var canUndo: Bool { _history.count > 1 }
+    @inlinable public var canUndo: Bool { _s.pointee.history.count > 1 }
 
     /// The target of `event` from the current state, or `nil` when the table has none.
     @inlinable public func target(of event: Event) -> State? {
-        table[Trigger(state, event)]
+        lookup(state, event)
     }
 
     /// The target of `event` from `state`, or `nil` when the table has none.
     @inlinable public func target(from state: State, on event: Event) -> State? {
-        table[Trigger(state, event)]
+        lookup(state, event)
     }
 
     /// Whether `send(event)` would be accepted now; answers without moving.
-    @inlinable public func canSend(_ event: Event) -> Bool {
-        table[Trigger(state, event)] != nil
+    @inlinable @inline(__always) public func canSend(_ event: Event) -> Bool {
+        lookup(state, event) != nil
     }
 
     /// The events with a transition from the current state, in the order they were added.
-    public var enabledEvents: [Event] { eventsByState[state] ?? [] }
+    public var enabledEvents: [Event] { _s.pointee.eventsByState[state] ?? [] }
 
     /// Moves along the transition for `event` and returns it.
     ///
@@ -119,18 +152,18 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
     /// - Throws: ``TransitionError/noTransition(from:on:)`` when the table has no entry; the
     ///   machine is unchanged and observers are told of the rejection.
     /// - Complexity: O(1) on average.
-    @inlinable @discardableResult
+    @inlinable @inline(__always) @discardableResult
     public func send(_ event: Event) throws(TransitionError<State, Event>) -> Transition<State, Event> {
-        if notifying { throw TransitionError.reentrantCall(during: "send(\(event))") }
+        if _s.pointee.notifying { throw TransitionError.reentrantCall(during: "send(\(event))") }
         let from = state
-        guard let to = table[Trigger(from, event)] else {
+        guard let to = lookup(from, event) else {
             let error = TransitionError<State, Event>.noTransition(from: from, on: event)
-            if !observers.isEmpty { notify(.rejected(error)) }
+            if !_s.pointee.observers.isEmpty { notify(.rejected(error)) }
             throw error
         }
-        _history.append(to)
+        _s.pointee.history.append(to)
         let transition = Transition(from: from, on: event, to: to)
-        if !observers.isEmpty { notify(.transitioned(transition)) }
+        if !_s.pointee.observers.isEmpty { notify(.transitioned(transition)) }
         return transition
     }
 
@@ -138,34 +171,96 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
     ///
     /// - Returns: the state the machine is in after the undo.
     /// - Throws: ``TransitionError/nothingToUndo(at:)`` at the root; nothing changes.
-    @inlinable @discardableResult
+    @inlinable @inline(__always) @discardableResult
     public func undo() throws(TransitionError<State, Event>) -> State {
-        if notifying { throw TransitionError.reentrantCall(during: "undo()") }
-        guard _history.count > 1 else {
+        if _s.pointee.notifying { throw TransitionError.reentrantCall(during: "undo()") }
+        guard _s.pointee.history.count > 1 else {
             let error = TransitionError<State, Event>.nothingToUndo(at: state)
-            if !observers.isEmpty { notify(.rejected(error)) }
+            if !_s.pointee.observers.isEmpty { notify(.rejected(error)) }
             throw error
         }
-        let from = _history.removeLast()
-        if !observers.isEmpty { notify(.undone(from: from, to: state)) }
+        let from = _s.pointee.history.removeLast()
+        if !_s.pointee.observers.isEmpty { notify(.undone(from: from, to: state)) }
         return state
     }
 
     /// Returns to the initial state with a history of one.
     public func reset() {
-        _history.removeAll(keepingCapacity: true)
-        _history.append(initial)
-        if !observers.isEmpty { notify(.reset(to: initial)) }
+        _s.pointee.history.removeAll(keepingCapacity: true)
+        _s.pointee.history.append(initial)
+        if !_s.pointee.observers.isEmpty { notify(.reset(to: initial)) }
     }
 
     /// Registers `observer`, called synchronously after every transition, rejection, undo and reset.
     public func observe(_ observer: @escaping (MachineEvent<State, Event>) -> Void) {
-        observers.append(observer)
+        _s.pointee.observers.append(observer)
     }
 
     @usableFromInline func notify(_ event: MachineEvent<State, Event>) {
-        notifying = true
-        defer { notifying = false }
+        _s.pointee.notifying = true
+        defer { _s.pointee.notifying = false }
+        let observers = _s.pointee.observers
         for observer in observers { observer(event) }
+    }
+
+    // MARK: The table
+
+    /// The target of `event` from `from`: the dense table for dense ids, the dictionary otherwise.
+    @inlinable @inline(__always)
+    func lookup(_ from: State, _ event: Event) -> State? {
+        if _s.pointee.dense, let f = _DenseIndex.raw(from), let e = _DenseIndex.raw(event) {
+            return denseLookup(Self.denseKey(f, e))
+        }
+        return _s.pointee.table[Trigger(from, event)]
+    }
+
+    @inlinable @inline(__always)
+    static func denseKey(_ from: Int32, _ event: Int32) -> Int64 {
+        Int64(from) << 32 | Int64(UInt32(bitPattern: event))
+    }
+
+    @inlinable @inline(__always)
+    static func denseSlot(_ key: Int64, shift: UInt64) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    @inlinable @inline(__always)
+    func denseLookup(_ key: Int64) -> State? {
+        let shift = _s.pointee.denseShift
+        if shift >= 64 { return nil }   // empty table
+        let mask = _s.pointee.denseKeys.count &- 1
+        var slot = Self.denseSlot(key, shift: shift)
+        while true {
+            guard let target = _s.pointee.denseTargets[slot] else { return nil }
+            if _s.pointee.denseKeys[slot] == key { return target }
+            slot = (slot &+ 1) & mask
+        }
+    }
+
+    func denseInsert(_ transition: Transition<State, Event>) {
+        guard let f = _DenseIndex.raw(transition.from), let e = _DenseIndex.raw(transition.event) else { return }
+        let count = _s.pointee.declared.count   // already includes `transition`
+        if _s.pointee.denseKeys.count < 2 * count {
+            // Grow to keep the load at most one half, and re-insert every row.
+            var capacity = 8
+            var bits: UInt64 = 3
+            while capacity < 4 * count { capacity <<= 1; bits += 1 }
+            _s.pointee.denseKeys = [Int64](repeating: 0, count: capacity)
+            _s.pointee.denseTargets = [State?](repeating: nil, count: capacity)
+            _s.pointee.denseShift = 64 - bits
+            for row in _s.pointee.declared {
+                denseStore(Self.denseKey(_DenseIndex.raw(row.from)!, _DenseIndex.raw(row.event)!), row.to)
+            }
+        } else {
+            denseStore(Self.denseKey(f, e), transition.to)
+        }
+    }
+
+    func denseStore(_ key: Int64, _ target: State) {
+        let mask = _s.pointee.denseKeys.count - 1
+        var slot = Self.denseSlot(key, shift: _s.pointee.denseShift)
+        while _s.pointee.denseTargets[slot] != nil { slot = (slot + 1) & mask }
+        _s.pointee.denseKeys[slot] = key
+        _s.pointee.denseTargets[slot] = target
     }
 }

@@ -42,12 +42,12 @@ public final class SessionDriver: FlowDriver {
         self.session = session
     }
 
-    @inlinable public var state: StateID { session.state }
-    @inlinable public var height: Int { session.machine.historyCount }
-    @inlinable public var dataCount: Int { session.data.count }
-    @inlinable public func value(of key: KeyID) -> FlowValue? { session.data[key] }
-    @inlinable public func canHandle(_ event: EventID) -> Bool { session.canHandle(event) }
-    @inlinable public var canGoBack: Bool { session.canGoBack }
+    @inlinable @inline(__always) public var state: StateID { session.state }
+    @inlinable @inline(__always) public var height: Int { session.machine.historyCount }
+    @inlinable @inline(__always) public var dataCount: Int { session.data.count }
+    @inlinable @inline(__always) public func value(of key: KeyID) -> FlowValue? { session.data[key] }
+    @inlinable @inline(__always) public func canHandle(_ event: EventID) -> Bool { session.canHandle(event) }
+    @inlinable @inline(__always) public var canGoBack: Bool { session.canGoBack }
     @inlinable public func send(_ event: EventID, value: (KeyID) -> FlowValue) -> Bool {
         do { try session.send(event, value: value); return true } catch { return false }
     }

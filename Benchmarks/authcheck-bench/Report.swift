@@ -1,0 +1,229 @@
+import AuthFlow
+import AuthFlowChecker
+import Foundation
+
+/// The whole benchmark: runs every measurement (authcheck in child processes, SPIN through pan) and prints Markdown.
+struct Report {
+    var quick = false
+    var repeats = 1
+    var useSpin = true
+    var root = FileManager.default.currentDirectoryPath
+
+    init(arguments: [String]) throws {
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--quick": quick = true
+            case "--no-spin": useSpin = false
+            case "--repeat":
+                guard let value = rest.popFirst().flatMap(Int.init), value >= 1 else {
+                    throw Measure.UsageError(description: "--repeat needs a count of at least 1")
+                }
+                repeats = value
+            case "--root":
+                guard let value = rest.popFirst() else { throw Measure.UsageError(description: "--root needs a folder") }
+                root = value
+            default:
+                throw Measure.UsageError(description: "unknown argument \(argument) (try --help)")
+            }
+        }
+    }
+
+    /// One authcheck walk, as measured by its child process (the best of `repeats` runs).
+    struct Walk {
+        var stacks: Int
+        var seconds: Double
+        /// CPU seconds of the walk, every thread.
+        var cpu: Double
+        var peakMB: Double
+        var rate: Double { seconds > 0 ? Double(stacks) / seconds : 0 }
+        var cpuRate: Double { cpu > 0 ? Double(stacks) / cpu : 0 }
+    }
+
+    func spec(_ name: String) -> String { "\(root)/Specs/\(name).json" }
+
+    /// Runs `authcheck-bench ARGUMENTS` as a child and returns its one line of fields.
+    func child(_ arguments: [String]) throws -> [String: String] {
+        let line = try Shell.run(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path, arguments)
+        return Measure.fields(line.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    func walk(_ name: String, depth: Int, workers: Int) throws -> Walk {
+        var best: Walk?
+        for _ in 0..<repeats {
+            let fields = try child(["walk", spec(name), String(depth), String(workers)])
+            let run = Walk(stacks: Int(fields["stacks"] ?? "") ?? -1, seconds: Double(fields["seconds"] ?? "") ?? 0,
+                           cpu: Double(fields["cpu"] ?? "") ?? 0, peakMB: (Double(fields["peakKB"] ?? "") ?? 0) / 1024)
+            if best == nil || run.seconds < best!.seconds { best = run }
+        }
+        return best!
+    }
+
+    func run() throws {
+        let spin = useSpin ? SpinRunner.find() : nil
+        var out: [String] = []
+        func emit(_ line: String = "") {
+            out.append(line)
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+        var walks: [String: Walk] = [:]
+        func cachedWalk(_ name: String, _ depth: Int, _ workers: Int) throws -> Walk {
+            let key = "\(name)@\(depth)x\(workers)"
+            if let walk = walks[key] { return walk }
+            let walk = try self.walk(name, depth: depth, workers: workers)
+            walks[key] = walk
+            return walk
+        }
+        var spinRuns: [String: SpinRunner.Result] = [:]
+        func cachedSpin(_ name: String, _ depth: Int, _ model: FlowModel, expected: Int) throws -> SpinRunner.Result? {
+            guard let spin else { return nil }
+            let key = "\(name)@\(depth)"
+            if let run = spinRuns[key] { return run }
+            let run = try spin.run(model, depth: depth, expected: expected)
+            spinRuns[key] = run
+            return run
+        }
+
+        emit("# authcheck benchmarks")
+        emit()
+        emit("Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, "
+             + "\(ProcessInfo.processInfo.physicalMemory >> 30) GiB; \(cpuModel()). "
+             + "Release build; \(repeats == 1 ? "one run" : "best of \(repeats) runs") per figure"
+             + (spin.map { "; \($0.version())" } ?? "; SPIN not installed (apt-get install spin)") + ". "
+             + "Load average at the start: \(loadAverage()) (the machine is shared: other work slows both sides).")
+        emit()
+        emit("authcheck figures are the runtime walk of section 4 in lockstep with the real `FlowSession` "
+             + "(every legal event sent, checked and undone, illegal events and forbidden back tried), each in a "
+             + "child process of its own: seconds exclude loading the spec, peak memory is the child's VmHWM. "
+             + "SPIN figures are `pan -DSAFETY` on `PromelaExporter.export` (stack as an array, one `d_step` per "
+             + "event, hash table sized to the states): seconds are pan's elapsed time (compiling excluded), "
+             + "memory its \"total actual memory usage\". SPIN stores one state per stack plus its initial state.")
+        emit()
+
+        // 1. Against SPIN.
+        let cases: [(String, Int)] = quick
+            ? [("email-first", 16), ("email-first", 20), ("session-restore", 20)]
+            : [("email-first", 20), ("email-first", 24), ("email-first", 28), ("email-first", 29), ("email-first", 30),
+               ("session-restore", 24), ("session-restore", 30)]
+        emit("## Runtime walk against SPIN")
+        emit()
+        emit("Wall-clock seconds and rates; the CPU columns divide by CPU time instead, which other work on the "
+             + "machine disturbs far less. ✓: the walk with 1 and with 2 workers, `countStacks` and SPIN agree. "
+             + "Speed-up: authcheck's better rate (1 or 2 workers) over SPIN's; CPU speed-up: one worker's stacks "
+             + "per CPU second over pan's.")
+        emit()
+        emit("| spec | depth | stacks = SPIN stored − 1 | 1 worker | 2 workers | authcheck CPU | peak MB | SPIN | SPIN CPU | SPIN MB | speed-up | CPU speed-up | memory ratio |")
+        emit("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+        var targetRows: [(depth: Int, speedUp: Double, cpuSpeedUp: Double, peak: Double, spinSeconds: Double, spinMB: Double)] = []
+        for (name, depth) in cases {
+            let model = try SpecLoader.load(file: spec(name))
+            let counted = RuntimeExplorer(model: model).countStacks(depth: depth)
+            let one = try cachedWalk(name, depth, 1)
+            let two = try cachedWalk(name, depth, 2)
+            let pan = try cachedSpin(name, depth, model, expected: counted)
+            let equal = one.stacks == counted && two.stacks == counted && (pan.map { $0.stored - 1 == counted } ?? true)
+            let best = max(one.rate, two.rate)
+            let peak = max(one.peakMB, two.peakMB)
+            var row = "| \(name) | \(depth) | \(counted)\(equal ? " ✓" : " **counts differ: \(one.stacks), \(two.stacks), \(pan.map { String($0.stored - 1) } ?? "–")**") "
+                + "| \(f(one.seconds, 3)) s · \(rate(one.rate))/s | \(f(two.seconds, 3)) s · \(rate(two.rate))/s "
+                + "| \(f(one.cpu, 3)) s · \(rate(one.cpuRate))/s | \(f(peak, 1)) "
+            if let pan {
+                let spinRate = pan.seconds > 0 ? Double(pan.stored) / pan.seconds : 0
+                let spinCPURate = pan.cpuSeconds > 0 ? Double(pan.stored) / pan.cpuSeconds : 0
+                let speedUp = spinRate > 0 ? best / spinRate : 0
+                let cpuSpeedUp = spinCPURate > 0 ? one.cpuRate / spinCPURate : 0
+                row += "| \(f(pan.seconds, 2)) s · \(rate(spinRate))/s | \(f(pan.cpuSeconds, 2)) s · \(rate(spinCPURate))/s "
+                    + "| \(f(pan.memoryMB, 1)) | \(f(speedUp, 1))× | \(f(cpuSpeedUp, 1))× | \(f(pan.memoryMB / max(peak, 0.001), 1))× |"
+                if name == "email-first" {
+                    targetRows.append((depth, speedUp, cpuSpeedUp, peak, pan.seconds, pan.memoryMB))
+                }
+            } else {
+                row += "| – | – | – | – | – | – |"
+            }
+            emit(row)
+        }
+        emit()
+
+        // 2. Growth with depth.
+        let depths = quick ? Array(stride(from: 10, through: 20, by: 2)) : Array(stride(from: 12, through: 30, by: 2))
+        emit("## Growth with depth: Specs/email-first.json")
+        emit()
+        emit("| depth | stacks | 1 worker s | 2 workers s | authcheck peak MB | SPIN s | SPIN MB |")
+        emit("|--:|--:|--:|--:|--:|--:|--:|")
+        let emailFirst = try SpecLoader.load(file: spec("email-first"))
+        for depth in depths {
+            let counted = RuntimeExplorer(model: emailFirst).countStacks(depth: depth)
+            let one = try cachedWalk("email-first", depth, 1)
+            let two = try cachedWalk("email-first", depth, 2)
+            let pan = try cachedSpin("email-first", depth, emailFirst, expected: counted)
+            emit("| \(depth) | \(counted) | \(f(one.seconds, 3)) | \(f(two.seconds, 3)) | \(f(max(one.peakMB, two.peakMB), 1)) "
+                 + "| \(pan.map { f($0.seconds, 2) } ?? "–") | \(pan.map { f($0.memoryMB, 1) } ?? "–") |")
+        }
+        emit()
+
+        // 3. Complete verification of generated flows.
+        emit("## Complete `(state, data keys)` verification of generated flows (16 keys)")
+        emit()
+        emit("`SyntheticFlow.make(states:keys: 16, seed: 1)`, then `ModelChecker.verify` (every spec property, decided with no depth bound).")
+        emit()
+        emit("| states | configurations | build s | verify s | configurations/s | peak MB | violations |")
+        emit("|--:|--:|--:|--:|--:|--:|--:|")
+        var verifyTarget: (states: Int, seconds: Double)?
+        for states in quick ? [100, 300, 1_000] : [100, 300, 1_000, 3_000] {
+            var best: [String: String] = [:]
+            for _ in 0..<repeats {
+                let fields = try child(["verify", String(states), "16", "1"])
+                if best.isEmpty || Double(fields["seconds"] ?? "") ?? 0 < Double(best["seconds"] ?? "") ?? 0 { best = fields }
+            }
+            let configurations = Int(best["configurations"] ?? "") ?? 0
+            let seconds = Double(best["seconds"] ?? "") ?? 0
+            let build = Double(best["build"] ?? "") ?? 0
+            if states >= 1_000, verifyTarget == nil || states == 1_000 { verifyTarget = (states, seconds + build) }
+            emit("| \(states) | \(configurations) | \(f(build, 3)) | \(f(seconds, 3)) "
+                 + "| \(rate(seconds > 0 ? Double(configurations) / seconds : 0)) "
+                 + "| \(f((Double(best["peakKB"] ?? "") ?? 0) / 1024, 1)) | \(best["violations"] ?? "?") |")
+        }
+        emit()
+
+        // Targets.
+        emit("## Targets")
+        emit()
+        emit("Load average at the end: \(loadAverage()).")
+        emit()
+        if let target = targetRows.filter({ $0.spinSeconds > 10 }).first ?? targetRows.last {
+            let met = target.speedUp >= 10 && target.peak < 50
+            emit("- email-first at depth \(target.depth) (SPIN \(f(target.spinSeconds, 1)) s, \(f(target.spinMB, 0)) MB): "
+                 + "authcheck is \(f(target.speedUp, 1))× SPIN's rate (\(f(target.cpuSpeedUp, 1))× per CPU second, one worker) "
+                 + "with \(f(target.peak, 1)) MB peak — "
+                 + (met ? "met (≥ 10×, < 50 MB)" : "**not met** (target ≥ 10×, < 50 MB)")
+                 + (target.spinSeconds > 10 ? "" : "; SPIN took under 10 s here, run without --quick"))
+            let growth = targetRows.map { "\(f($0.spinMB, 0)) MB at \($0.depth)" }.joined(separator: ", ")
+            emit("- SPIN's memory grows with the stacks (\(growth)); authcheck's stays proportional to the depth.")
+        } else {
+            emit("- SPIN not installed: no comparison.")
+        }
+        if let verifyTarget {
+            emit("- complete verification of a generated flow of \(verifyTarget.states) states and 16 keys: "
+                 + "\(f(verifyTarget.seconds, 3)) s including building the model — "
+                 + (verifyTarget.seconds < 2 ? "met (< 2 s)" : "**not met** (target < 2 s)"))
+        }
+    }
+
+    /// The 1, 5 and 15 minute load averages.
+    func loadAverage() -> String {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "unknown" }
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
+    }
+
+    func f(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+
+    func rate(_ value: Double) -> String {
+        value >= 1e6 ? f(value / 1e6, 2) + " M" : value >= 1e3 ? f(value / 1e3, 1) + " k" : f(value, 0)
+    }
+
+    func cpuModel() -> String {
+        guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown CPU" }
+        return info.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .map { $0.split(separator: ":", maxSplits: 1).last!.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
+    }
+}
