@@ -397,7 +397,8 @@ struct _JSONScanner {
         if bytes[pos] == UInt8(ascii: "0"), pos + 1 < bytes.count, Self.isDigit(bytes[pos + 1]) {
             var end = pos
             while end < bytes.count, Self.isDigit(bytes[end]) { end += 1 }
-            throw error("leading zeros are not allowed, found '\(text(start..<end))'", at: start)
+            let shown = end - start > 24 ? text(start..<start + 24) + "…" : text(start..<end)
+            throw error("leading zeros are not allowed, found '\(shown)'", at: start)
         }
         while pos < bytes.count, Self.isDigit(bytes[pos]) { pos += 1 }
         let intEnd = pos

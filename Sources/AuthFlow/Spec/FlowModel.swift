@@ -65,8 +65,11 @@ public struct FlowModel: Sendable {
     let stateIndex: [String: StateID]
     let eventIndex: [String: EventID]
     let keyIndex: [String: KeyID]
-    /// Flat table: `table[state * events.count + event]` is the target's raw id, or -1.
+    /// Flat table: `table[state * events.count + event]` is the target's raw id, or -1. Empty when
+    /// states × events exceeds ``SpecLimits/maxDenseTableCells``; ``sparseTable`` holds the rows then.
     @usableFromInline let table: [Int32]
+    /// The rows keyed by `from << 32 | event`, used when ``table`` is empty.
+    @usableFromInline let sparseTable: [Int64: Int32]
 
     /// The id of the state named `name`, if the flow has it.
     public func state(named name: String) -> StateID? { stateIndex[name] }
@@ -86,6 +89,9 @@ public struct FlowModel: Sendable {
 
     /// Where the table sends `event` from `state`, or `nil`.
     @inlinable public func target(from state: StateID, on event: EventID) -> StateID? {
+        if table.isEmpty {
+            return sparseTable[Int64(state.rawValue) << 32 | Int64(event.rawValue)].map(StateID.init)
+        }
         let raw = table[state.index &* events.count &+ event.index]
         return raw < 0 ? nil : StateID(raw)
     }
@@ -101,19 +107,25 @@ public struct FlowModel: Sendable {
     ///   - file: the file name errors mention.
     /// - Throws: ``InvalidSpecError`` listing every problem: references to states that are not
     ///   steps, the reserved event `back`, non-deterministic transitions, more than 64 data keys.
+    ///   At most ``SpecLimits/maxIssues`` are listed, then one that counts the rest.
+    /// - Complexity: O(*n* log *n*) in the size of the spec, and memory in proportion to it.
     public init(spec: FlowSpec, locations: [String: SourceLocation] = [:], file: String? = nil) throws(InvalidSpecError) {
-        var issues: [SpecIssue] = []
+        var issues = _SpecIssueList()
         var warnings: [SpecIssue] = []
-        func fail(_ path: String, _ message: String) {
-            issues.append(SpecIssue(path: path, location: locations[path], message: message))
+        func fail(_ path: @autoclosure () -> String, _ message: @autoclosure () -> String) {
+            issues.append {
+                let path = path()
+                return SpecIssue(path: path, location: locations[path], message: message())
+            }
         }
+        func shown(_ name: String) -> String { SpecLimits.shown(name) }
 
         self.spec = spec
         var stateIndex: [String: StateID] = [:]
         var states: [String] = []
         for (i, step) in spec.steps.enumerated() {
             if stateIndex[step.state] != nil {
-                fail(JSONPath.root.member("steps").member(step.state).text, "step '\(step.state)' is declared twice")
+                fail(JSONPath.root.member("steps").member(step.state).text, "step '\(shown(step.state))' is declared twice")
                 continue
             }
             stateIndex[step.state] = StateID(states.count)
@@ -143,7 +155,7 @@ public struct FlowModel: Sendable {
 
         func checkState(_ name: String, at path: String, role: String) -> StateID? {
             if let id = stateIndex[name] { return id }
-            fail(path, "\(role) '\(name)' is not a step (steps: \(Self.listed(states)))")
+            fail(path, "\(role) '\(shown(name))' is not a step (steps: \(Self.listed(states)))")
             return nil
         }
 
@@ -158,7 +170,7 @@ public struct FlowModel: Sendable {
             if let id = checkState(name, at: root.member("abort").index(i).text, role: "abort state") {
                 if isSuccess[id.index] {
                     warnings.append(SpecIssue(path: root.member("abort").index(i).text, location: locations[root.member("abort").index(i).text],
-                                              message: "'\(name)' is both a success and an abort state"))
+                                              message: "'\(shown(name))' is both a success and an abort state"))
                 }
                 isAbort[id.index] = true
             }
@@ -171,7 +183,7 @@ public struct FlowModel: Sendable {
         func key(_ name: String, at path: String) -> KeyID? {
             let id = internKey(name)
             if id.index >= KeySet.capacity {
-                if !keyOverflow { fail(path, "a flow may use at most \(KeySet.capacity) distinct data keys; '\(name)' is one too many") }
+                if !keyOverflow { fail(path, "a flow may use at most \(KeySet.capacity) distinct data keys; '\(shown(name))' is one too many") }
                 keyOverflow = true
                 return nil
             }
@@ -193,7 +205,7 @@ public struct FlowModel: Sendable {
                     continue
                 }
                 if !seenEvents.insert(emission.event).inserted {
-                    fail(eventPath, "event '\(emission.event)' is listed twice in this step's emits")
+                    fail(eventPath, "event '\(shown(emission.event))' is listed twice in this step's emits")
                     continue
                 }
                 let event = internEvent(emission.event)
@@ -231,9 +243,9 @@ public struct FlowModel: Sendable {
                 let at = locations[existingPath].map { " (line \($0.line))" } ?? ""
                 if existing.to == to {
                     warnings.append(SpecIssue(path: rowPath.text, location: locations[rowPath.text],
-                                              message: "duplicate of transitions[\(existing.position)]\(at): \(row.from) --\(row.on)--> \(row.to); ignored"))
+                                              message: "duplicate of transitions[\(existing.position)]\(at): \(shown(row.from)) --\(shown(row.on))--> \(shown(row.to)); ignored"))
                 } else {
-                    fail(rowPath.text, "non-deterministic: \(row.from) --\(row.on)--> \(row.to) conflicts with transitions[\(existing.position)]\(at), which goes to \(states[existing.to.index])")
+                    fail(rowPath.text, "non-deterministic: \(shown(row.from)) --\(shown(row.on))--> \(shown(row.to)) conflicts with transitions[\(existing.position)]\(at), which goes to \(shown(states[existing.to.index]))")
                 }
                 continue
             }
@@ -242,7 +254,7 @@ public struct FlowModel: Sendable {
         }
 
         if !issues.isEmpty {
-            throw InvalidSpecError(file: file, issues: issues.sorted { lhs, rhs in
+            throw InvalidSpecError(file: file, issues: issues.reported { lhs, rhs in
                 switch (lhs.location, rhs.location) {
                 case let (l?, r?): return (l.line, l.column) < (r.line, r.column)
                 case (_?, nil): return true
@@ -251,14 +263,22 @@ public struct FlowModel: Sendable {
             })
         }
 
-        var table = [Int32](repeating: -1, count: states.count * max(events.count, 1))
-        for row in rows { table[row.from.index * events.count + row.event.index] = row.to.rawValue }
-        self.table = table
+        // The flat table has a cell for every (state, event): fine for real flows, but a spec of
+        // many states each sending events of its own would need states × events cells.
+        let (cells, overflow) = states.count.multipliedReportingOverflow(by: max(events.count, 1))
+        if !overflow && cells <= SpecLimits.maxDenseTableCells {
+            var table = [Int32](repeating: -1, count: cells)
+            for row in rows { table[row.from.index * events.count + row.event.index] = row.to.rawValue }
+            self.table = table
+            self.sparseTable = [:]
+        } else {
+            self.table = []
+            self.sparseTable = rowIndex.mapValues(\.to.rawValue)
+        }
         self.moves = emitted.enumerated().map { state, list in
             list.map { entry in
-                let raw = table[state * events.count + entry.event.index]
-                return Move(event: entry.event, adds: KeySet(entry.adds), addedKeys: entry.adds,
-                            target: raw < 0 ? nil : StateID(raw))
+                let target = rowIndex[Int64(state) << 32 | Int64(entry.event.rawValue)]?.to
+                return Move(event: entry.event, adds: KeySet(entry.adds), addedKeys: entry.adds, target: target)
             }
         }
         self.states = states
@@ -280,6 +300,7 @@ public struct FlowModel: Sendable {
     }
 
     static func listed(_ names: [String]) -> String {
-        names.count <= 12 ? names.joined(separator: ", ") : names.prefix(12).joined(separator: ", ") + ", … (\(names.count) in all)"
+        let shown = names.prefix(12).map(SpecLimits.shown).joined(separator: ", ")
+        return names.count <= 12 ? shown : shown + ", … (\(names.count) in all)"
     }
 }

@@ -1,6 +1,8 @@
 /// A JSON path such as `$.steps.email.requires[0]`, as errors and reports print it.
 ///
-/// Member names that are not plain identifiers are quoted: `$.steps["mfa code"]`.
+/// Member names that are not plain identifiers are quoted: `$.steps["mfa code"]`, with quotes,
+/// backslashes, control characters and invisible formatting characters escaped as in JSON
+/// (`$.steps["a\u202eb"]`).
 public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
     /// The path's text.
     public private(set) var text: String
@@ -16,7 +18,11 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
             switch scalar {
             case "\"": quoted += "\\\""
             case "\\": quoted += "\\\\"
-            case _ where scalar.value < 0x20: quoted += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            case _ where Self.isInvisible(scalar):
+                // Escaped as JSON does, so that no name can hide in, reorder or drive the terminal.
+                for unit in String(scalar).utf16 {
+                    quoted += "\\u" + String(repeating: "0", count: 4 - String(unit, radix: 16).count) + String(unit, radix: 16)
+                }
             default: quoted.unicodeScalars.append(scalar)
             }
         }
@@ -27,6 +33,15 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
     public func index(_ index: Int) -> JSONPath { JSONPath(text: text + "[\(index)]") }
 
     public var description: String { text }
+
+    /// Control characters (C0, DEL, C1) and invisible formatting characters (bidi controls, zero
+    /// widths, line and paragraph separators).
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: return true
+        default: return false
+        }
+    }
 
     static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic && first.isASCII else { return false }

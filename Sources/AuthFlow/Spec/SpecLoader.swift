@@ -7,6 +7,11 @@ import Foundation
 /// extensions and ignored), references to states that are not steps, the reserved event `back`,
 /// and non-deterministic transitions. Duplicate object keys are refused by the parser.
 ///
+/// Loading is total and bounded: no file, however malformed or large, traps, hangs or uses
+/// memory out of proportion to its size. A file over ``defaultMaxBytes`` is refused unread, and a
+/// spec is held to the limits of ``SpecLimits`` (name length and characters, keys per list, issues
+/// listed).
+///
 /// ```swift
 /// let model = try SpecLoader.load(file: "Specs/email-first.json")
 /// ```
@@ -65,7 +70,7 @@ public enum SpecLoader {
         var reader = Reader()
         let spec = reader.spec(root)
         if !reader.issues.isEmpty || spec == nil {
-            throw InvalidSpecError(file: file, issues: reader.issues)
+            throw InvalidSpecError(file: file, issues: reader.issues.reported())
         }
         return (spec!, reader.locations)
     }
@@ -73,11 +78,35 @@ public enum SpecLoader {
 
 /// Reads the JSON tree into a spec, collecting every problem rather than stopping at the first.
 private struct Reader {
-    var issues: [SpecIssue] = []
+    var issues = _SpecIssueList()
     var locations: [String: SourceLocation] = [:]
 
-    mutating func fail(_ path: JSONPath, _ node: JSONNode?, _ message: String) {
-        issues.append(SpecIssue(path: path.text, location: node?.location, message: message))
+    mutating func fail(_ path: JSONPath, _ node: JSONNode?, _ message: @autoclosure () -> String) {
+        issues.append(SpecIssue(path: path.text, location: node?.location, message: message()))
+    }
+
+    /// Whether `name` (of a state, an event or a data key) is within ``SpecLimits/maxNameBytes``
+    /// and free of control and invisible formatting characters; reports it when it is not.
+    mutating func checkName(_ name: String, at path: JSONPath, _ location: SourceLocation?, what: String) -> Bool {
+        let bytes = name.utf8.count
+        if bytes > SpecLimits.maxNameBytes {
+            issues.append(SpecIssue(path: path.text, location: location,
+                                    message: "\(what) '\(SpecLimits.shown(name))' is \(bytes) bytes long; names may be at most \(SpecLimits.maxNameBytes) bytes"))
+            return false
+        }
+        return checkVisible(name, at: path, location, what: what)
+    }
+
+    /// Whether `text` is free of control and invisible formatting characters, which reports print:
+    /// an escape sequence in a name would drive the terminal, a bidi override reorder the line.
+    mutating func checkVisible(_ text: String, at path: JSONPath, _ location: SourceLocation?, what: String) -> Bool {
+        guard let scalar = text.unicodeScalars.first(where: JSONPath.isInvisible) else { return true }
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        let kind = scalar.properties.generalCategory == .control ? "a control character" : "an invisible formatting character"
+        issues.append(SpecIssue(path: path.text, location: location,
+                                message: "\(what) '\(SpecLimits.shown(text))' contains \(code), \(kind); names may not contain control or invisible formatting characters"))
+        return false
     }
 
     mutating func note(_ path: JSONPath, _ node: JSONNode) {
@@ -99,32 +128,40 @@ private struct Reader {
             } else {
                 let hint = Self.suggestion(for: member.key, among: known).map { " (did you mean '\($0)'?)" } ?? ""
                 issues.append(SpecIssue(path: path.member(member.key).text, location: member.keyLocation,
-                                        message: "unknown key '\(member.key)'\(hint); allowed: \(known.joined(separator: ", ")), or any key starting with 'x-'"))
+                                        message: "unknown key '\(SpecLimits.shown(member.key))'\(hint); allowed: \(known.joined(separator: ", ")), or any key starting with 'x-'"))
             }
         }
         return result
     }
 
-    mutating func string(_ node: JSONNode?, at path: JSONPath, what: String) -> String? {
+    /// The string at `path`; with `name` (what kind of name it is), also checked by ``checkName(_:at:_:what:)``.
+    mutating func string(_ node: JSONNode?, at path: JSONPath, what: String, name: String? = nil) -> String? {
         guard let node else { return nil }
         guard case let .string(text) = node.value else {
             fail(path, node, "\(what) must be a string, found \(node.value.typeName)")
             return nil
         }
+        if let name, !checkName(text, at: path, node.location, what: name) { return nil }
         return text
     }
 
-    mutating func strings(_ node: JSONNode?, at path: JSONPath, what: String) -> [String]? {
+    /// The array of names at `path`: each checked by ``checkName(_:at:_:what:)``, and the whole
+    /// against `maxCount` entries (reported once, without reading the entries).
+    mutating func strings(_ node: JSONNode?, at path: JSONPath, what: String, name: String, maxCount: Int? = nil) -> [String]? {
         guard let node else { return nil }
         guard case let .array(elements) = node.value else {
             fail(path, node, "\(what) must be an array of strings, found \(node.value.typeName)")
+            return nil
+        }
+        if let maxCount, elements.count > maxCount {
+            fail(path, node, "\(what) lists \(elements.count) data keys; a flow may use at most \(KeySet.capacity) distinct data keys")
             return nil
         }
         var result: [String] = []
         for (i, element) in elements.enumerated() {
             note(path.index(i), element)
             if case let .string(text) = element.value {
-                result.append(text)
+                if checkName(text, at: path.index(i), element.location, what: name) { result.append(text) }
             } else {
                 fail(path.index(i), element, "\(what) must contain only strings, found \(element.value.typeName)")
             }
@@ -145,15 +182,20 @@ private struct Reader {
 
         if let format = required(top, "format", at: path, container: root) {
             if let text = string(format, at: path.member("format"), what: "format"), text != "authflow/1" {
-                fail(path.member("format"), format, "unsupported format '\(text)'; this version reads \"authflow/1\"")
+                fail(path.member("format"), format, "unsupported format '\(SpecLimits.shown(text))'; this version reads \"authflow/1\"")
             }
         }
-        let name = string(top["name"], at: path.member("name"), what: "name")
+        var name = string(top["name"], at: path.member("name"), what: "name")
+        if let text = name, !checkVisible(text, at: path.member("name"), top["name"]?.location, what: "the flow's name") { name = nil }
         let description = string(top["description"], at: path.member("description"), what: "description")
-        let initial = string(required(top, "initial", at: path, container: root), at: path.member("initial"), what: "initial")
-        let success = strings(required(top, "success", at: path, container: root), at: path.member("success"), what: "success")
-        let abort = strings(required(top, "abort", at: path, container: root), at: path.member("abort"), what: "abort")
-        let secrets = strings(top["secrets"], at: path.member("secrets"), what: "secrets") ?? []
+        let initial = string(required(top, "initial", at: path, container: root), at: path.member("initial"), what: "initial",
+                             name: "state name")
+        let success = strings(required(top, "success", at: path, container: root), at: path.member("success"), what: "success",
+                              name: "state name")
+        let abort = strings(required(top, "abort", at: path, container: root), at: path.member("abort"), what: "abort",
+                            name: "state name")
+        let secrets = strings(top["secrets"], at: path.member("secrets"), what: "secrets", name: "data key",
+                              maxCount: SpecLimits.maxKeysPerList) ?? []
         let steps = readSteps(required(top, "steps", at: path, container: root))
         let transitions = readTransitions(required(top, "transitions", at: path, container: root))
         let passcode = readPasscode(top["passcode"])
@@ -173,10 +215,13 @@ private struct Reader {
         var steps: [FlowSpec.Step] = []
         for member in list where !member.key.hasPrefix("x-") {
             let stepPath = path.member(member.key)
+            // A long name is refused before anything under it is read: every path below repeats it.
+            guard checkName(member.key, at: stepPath, member.keyLocation, what: "state name") else { continue }
             note(stepPath, member.value)
-            guard let fields = members(member.value, at: stepPath, known: ["requires", "emits", "back"], what: "step '\(member.key)'") else { continue }
+            guard let fields = members(member.value, at: stepPath, known: ["requires", "emits", "back"], what: "step '\(SpecLimits.shown(member.key))'") else { continue }
             var step = FlowSpec.Step(member.key)
-            step.requires = strings(fields["requires"], at: stepPath.member("requires"), what: "requires") ?? []
+            step.requires = strings(fields["requires"], at: stepPath.member("requires"), what: "requires", name: "data key",
+                                    maxCount: SpecLimits.maxKeysPerList) ?? []
             if let back = fields["back"] {
                 if case let .bool(flag) = back.value { step.back = flag } else {
                     fail(stepPath.member("back"), back, "back must be true or false, found \(back.value.typeName)")
@@ -186,8 +231,11 @@ private struct Reader {
                 let emitsPath = stepPath.member("emits")
                 if case let .object(events) = emits.value {
                     for event in events where !event.key.hasPrefix("x-") {
-                        note(emitsPath.member(event.key), event.value)
-                        let adds = strings(event.value, at: emitsPath.member(event.key), what: "the data keys of event '\(event.key)'") ?? []
+                        let eventPath = emitsPath.member(event.key)
+                        guard checkName(event.key, at: eventPath, event.keyLocation, what: "event name") else { continue }
+                        note(eventPath, event.value)
+                        let adds = strings(event.value, at: eventPath, what: "the data keys of event '\(SpecLimits.shown(event.key))'", name: "data key",
+                                           maxCount: SpecLimits.maxKeysPerList) ?? []
                         step.emits.append(FlowSpec.Emission(event.key, adds: adds))
                     }
                 } else {
@@ -211,9 +259,12 @@ private struct Reader {
             let rowPath = path.index(i)
             note(rowPath, element)
             guard let fields = members(element, at: rowPath, known: ["from", "on", "to"], what: "a transition") else { continue }
-            let from = string(required(fields, "from", at: rowPath, container: element), at: rowPath.member("from"), what: "from")
-            let on = string(required(fields, "on", at: rowPath, container: element), at: rowPath.member("on"), what: "on")
-            let to = string(required(fields, "to", at: rowPath, container: element), at: rowPath.member("to"), what: "to")
+            let from = string(required(fields, "from", at: rowPath, container: element), at: rowPath.member("from"), what: "from",
+                              name: "state name")
+            let on = string(required(fields, "on", at: rowPath, container: element), at: rowPath.member("on"), what: "on",
+                            name: "event name")
+            let to = string(required(fields, "to", at: rowPath, container: element), at: rowPath.member("to"), what: "to",
+                            name: "state name")
             if let from, let on, let to { rows.append(FlowSpec.TransitionRow(from: from, on: on, to: to)) }
         }
         return rows
@@ -230,7 +281,7 @@ private struct Reader {
                 maxLength = value
             } else {
                 let found: String
-                if case let .number(number) = length.value { found = number.literal } else { found = length.value.typeName }
+                if case let .number(number) = length.value { found = SpecLimits.shown(number.literal) } else { found = length.value.typeName }
                 fail(path.member("maxLength"), length, "maxLength must be a whole number from 0 to 4096, found \(found)")
             }
         }

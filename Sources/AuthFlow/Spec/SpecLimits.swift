@@ -1,0 +1,95 @@
+/// The limits a spec is held to beyond its format, which keep loading any file bounded in time and memory.
+///
+/// Specs come from colleagues, generators and servers, so nothing in a file may make the loader
+/// trap, hang or use memory out of proportion to the file's size. Besides the file size
+/// (``SpecLoader/defaultMaxBytes``) and the parser's nesting and string limits (``JSONLimits``),
+/// a spec file is held to these; each one broken is reported as an ordinary ``SpecIssue``:
+///
+/// - a state, event or data-key name is at most ``maxNameBytes`` bytes of UTF-8, and neither it
+///   nor the flow's `name` contains a control or invisible formatting character (reports print
+///   them: an escape sequence would drive the terminal, a bidi override reorder the line);
+/// - a list of data keys (`requires`, the keys an event adds, `secrets`) has at most
+///   ``maxKeysPerList`` entries, since a flow has at most that many distinct keys
+///   (``KeySet/capacity``);
+/// - an ``InvalidSpecError`` lists at most ``maxIssues`` problems; a last issue counts the rest.
+///
+/// Messages quote a name of more than ``shownNameLength`` characters cut short, with `…`, and
+/// show control and invisible characters in any text they quote as `\u{…}` escapes.
+public enum SpecLimits {
+    /// The longest state, event or data-key name a spec file may use, in bytes of UTF-8.
+    ///
+    /// Every JSON path under a name repeats it, so without a bound a long step name over many
+    /// short entries would cost memory quadratic in the file's size.
+    public static let maxNameBytes = 128
+
+    /// The most entries one list of data keys may have: a flow uses at most ``KeySet/capacity`` keys.
+    public static let maxKeysPerList = KeySet.capacity
+
+    /// The most problems one ``InvalidSpecError`` lists; a last issue says how many more were found.
+    public static let maxIssues = 100
+
+    /// How many characters of a name a message quotes before cutting it short with `…`.
+    public static let shownNameLength = 64
+
+    /// The most cells (states × events) the flat transition table may have; above it the
+    /// model keeps the table's rows in a dictionary instead (a few thousand states each sending
+    /// events of their own would otherwise need gigabytes).
+    static let maxDenseTableCells = 1 << 22
+
+    /// `name` as a message quotes it: whole when short, else its first ``shownNameLength``
+    /// characters, `…` and its length in bytes.
+    ///
+    /// Control and invisible formatting characters are shown as `\u{…}` escapes, so that a name
+    /// cannot hide itself, reorder the line (bidi overrides) or drive the terminal (ANSI escapes)
+    /// when a message is printed.
+    static func shown(_ name: String) -> String {
+        var shown = ""
+        var count = 0
+        for scalar in name.unicodeScalars {
+            if count == shownNameLength {
+                return shown + "…(\(name.utf8.count) bytes)"
+            }
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator:
+                shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default:
+                shown.unicodeScalars.append(scalar)
+            }
+            count += 1
+        }
+        return shown
+    }
+}
+
+/// Collects spec issues up to ``SpecLimits/maxIssues``, counting the ones past it.
+struct _SpecIssueList {
+    private(set) var issues: [SpecIssue] = []
+    private(set) var dropped = 0
+
+    var isEmpty: Bool { issues.isEmpty }
+
+    /// Adds the issue `make` builds; past the limit only counts it (the message is never built).
+    mutating func append(_ make: () -> SpecIssue) {
+        if issues.count < SpecLimits.maxIssues {
+            issues.append(make())
+        } else {
+            dropped += 1
+        }
+    }
+
+    /// Adds an issue; past the limit only counts it.
+    mutating func append(_ issue: @autoclosure () -> SpecIssue) {
+        append(issue)
+    }
+
+    /// The issues, in the order `areInIncreasingOrder` gives, followed by one that counts those left out.
+    func reported(by areInIncreasingOrder: ((SpecIssue, SpecIssue) -> Bool)? = nil) -> [SpecIssue] {
+        var result = areInIncreasingOrder.map { issues.sorted(by: $0) } ?? issues
+        if dropped > 0 {
+            result.append(SpecIssue(
+                path: "$",
+                message: "\(dropped) more problem\(dropped == 1 ? "" : "s") not listed; a report lists the first \(SpecLimits.maxIssues)"))
+        }
+        return result
+    }
+}
