@@ -46,6 +46,8 @@ extension EndToEndCase {
         .init("fuzz-json", ["fuzz", "--format", "json", "--seed", "3", Fixture.spec("secrets")],
               environment: ["AUTHCHECK_TEST_FAULT": "undo-refused:otp"]),
         .init("fuzz-invalid-spec", ["fuzz", Fixture.spec("malformed")]),
+        .init("export-promela", ["export", "--format", "promela", "--depth", "3", Fixture.sessionRestore]),
+        .init("usage-export-bad-format", ["export", "--format", "tla", Fixture.sessionRestore]),
     ]
 
     /// Each real spec holds (exit 0); several at once get a summary line.
@@ -160,6 +162,7 @@ extension EndToEndCase {
         .init("help-explore", ["explore", "--help"]),
         .init("help-coverage", ["coverage", "-h"]),
         .init("help-fuzz", ["help", "fuzz"]),
+        .init("help-export", ["export", "--help"]),
         .init("help-passcode", ["passcode", "--help"]),
         .init("help-help", ["help", "help"]),
         .init("help-wins-over-errors", ["check", "--dept", "3", "--help"]),

@@ -5,6 +5,8 @@ enum CommonOptions {
     static let depthRange = 0...64
     static let defaultDepth = 12
     static let defaultWorkers = 1
+    /// Seconds after which a run stops as incomplete unless --timeout says otherwise: no input can hang a CI job.
+    static let defaultTimeout = 600.0
     static let workersRange = 1...256
 
     static let depth = OptionSpec("--depth", value: "N", help:
@@ -20,7 +22,7 @@ enum CommonOptions {
     static let maxConfigurations = OptionSpec("--max-configurations", value: "N", help:
         "stop as incomplete (exit 3) once the complete search has stored N configurations (default \(CheckLimits.defaultMaxConfigurations))")
     static let timeout = OptionSpec("--timeout", value: "SECONDS", help:
-        "stop as incomplete (exit 3) after this many seconds (default: no limit)")
+        "stop as incomplete (exit 3) after this many seconds (default \(Int(defaultTimeout)))")
     static let workers = OptionSpec("--workers", value: "N", help:
         "threads that share the runtime walk (1...256; default \(defaultWorkers))")
 
@@ -37,7 +39,7 @@ struct CheckSettings: Sendable {
     var properties: Set<Property>?
     var strict = false
     var maxConfigurations = CheckLimits.defaultMaxConfigurations
-    var timeout: Double?
+    var timeout: Double? = CommonOptions.defaultTimeout
     var workers = CommonOptions.defaultWorkers
 
     /// Reads and validates the common options.

@@ -52,7 +52,7 @@ enum FuzzCommand: Subcommand {
         var maxSteps = FuzzCommand.defaultMaxSteps
         var format = "text"
         var properties: Set<Property>?
-        var timeout: Double?
+        var timeout: Double? = CommonOptions.defaultTimeout
         var regressions: String?
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
