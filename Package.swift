@@ -22,7 +22,7 @@ let package = Package(
         .executableTarget(name: "authcheck", dependencies: ["AuthCheckCLI"]),
         .executableTarget(
             name: "authcheck-bench",
-            dependencies: ["AuthFlow", "AuthFlowChecker"],
+            dependencies: ["AuthFlow", "AuthFlowChecker", "PropertyTesting"],
             path: "Benchmarks/authcheck-bench"
         ),
         .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow"]),

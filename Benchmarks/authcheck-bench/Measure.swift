@@ -1,6 +1,7 @@
 import AuthFlow
 import AuthFlowChecker
 import Foundation
+import PropertyTesting
 
 /// The measurements a child process makes, each printed as one line of `key=value` fields.
 enum Measure {
@@ -39,6 +40,32 @@ enum Measure {
         let seconds = Date().timeIntervalSince(built)
         print("configurations=\(verification.configurations) states=\(verification.states) seconds=\(seconds) "
               + "build=\(built.timeIntervalSince(start)) violations=\(verification.violations.count) peakKB=\(peakKB())")
+    }
+
+    /// `passcode COUNT SEED`: normalises COUNT generated user inputs, checking idempotence and the policy of each.
+    ///
+    /// Inputs come from `Gen.userInput` (full-width forms, combining marks, emoji, every
+    /// whitespace and invisible character, case-mapping traps), one seeded case each; the
+    /// generating time is reported apart from the normalising time.
+    static func passcode(_ arguments: ArraySlice<String>) throws {
+        let arguments = Array(arguments)
+        guard arguments.count == 2, let count = Int(arguments[0]), let seed = UInt64(arguments[1]) else {
+            throw UsageError(description: "usage: authcheck-bench passcode COUNT SEED")
+        }
+        let generated = Date()
+        var inputs: [String] = []
+        inputs.reserveCapacity(count)
+        for index in 0..<count {
+            inputs.append(Gen.userInput.sample(seed: CaseID(seed: seed, index: index, size: 100).caseSeed) ?? "")
+        }
+        let start = Date()
+        var failures = 0
+        for policy in [PasscodePolicy.default] {
+            let normaliser = PasscodeNormaliser(policy: policy)
+            for input in inputs where PasscodeCheck.problem(normaliser, input) != nil { failures += 1 }
+        }
+        let seconds = Date().timeIntervalSince(start)
+        print("inputs=\(count) seconds=\(seconds) generate=\(start.timeIntervalSince(generated)) failures=\(failures) peakKB=\(peakKB())")
     }
 
     /// `export SPEC DEPTH`: prints the Promela model of the spec's stacks to the depth.

@@ -185,6 +185,20 @@ struct Report {
         }
         emit()
 
+        // 4. The passcode normaliser over generated user input.
+        emit("## Passcode normaliser over generated user input")
+        emit()
+        emit("`Gen.userInput` (full-width forms, combining marks, emoji, every whitespace and invisible character, case-mapping traps), one seeded case per input; each is normalised twice (idempotence, compared by unicode scalars) and checked against the default policy.")
+        emit()
+        emit("| inputs | normalise + check s | inputs/s | failures | peak MB |")
+        emit("|--:|--:|--:|--:|--:|")
+        let passcodeCount = quick ? 100_000 : 1_000_000
+        let passcode = try child(["passcode", String(passcodeCount), "1"])
+        let passcodeSeconds = Double(passcode["seconds"] ?? "") ?? 0
+        emit("| \(passcodeCount) | \(f(passcodeSeconds, 2)) | \(rate(passcodeSeconds > 0 ? Double(passcodeCount) / passcodeSeconds : 0)) "
+             + "| \(passcode["failures"] ?? "?") | \(f((Double(passcode["peakKB"] ?? "") ?? 0) / 1024, 1)) |")
+        emit()
+
         // Targets.
         emit("## Targets")
         emit()
@@ -202,6 +216,8 @@ struct Report {
         } else {
             emit("- SPIN not installed: no comparison.")
         }
+        emit("- the passcode normaliser over \(passcodeCount) generated inputs: \(passcode["failures"] ?? "?") failures — "
+             + (passcode["failures"] == "0" ? "met" : "**not met**"))
         if let verifyTarget {
             emit("- complete verification of a generated flow of \(verifyTarget.states) states and 16 keys: "
                  + "\(f(verifyTarget.seconds, 3)) s including building the model — "

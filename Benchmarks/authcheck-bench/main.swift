@@ -4,6 +4,7 @@
 //   authcheck-bench walk SPEC DEPTH WORKERS                            one walk, in this process (a child)
 //   authcheck-bench verify STATES KEYS SEED                            one complete verification (a child)
 //   authcheck-bench export SPEC DEPTH                                  the Promela model SPIN is run on
+//   authcheck-bench passcode COUNT SEED                                normalise COUNT generated inputs (a child)
 //
 // Every authcheck figure is measured in a child process of its own, so its peak memory (VmHWM)
 // is that run's alone. Build in release: `swift build -c release`, or run Benchmarks/run.sh.
@@ -18,11 +19,14 @@ do {
         try Measure.verify(arguments.dropFirst())
     case "export":
         try Measure.export(arguments.dropFirst())
+    case "passcode":
+        try Measure.passcode(arguments.dropFirst())
     case "-h", "--help":
         print("usage: authcheck-bench [--quick] [--repeat N] [--no-spin] [--root DIR]\n"
               + "       authcheck-bench walk SPEC DEPTH WORKERS\n"
               + "       authcheck-bench verify STATES KEYS SEED\n"
-              + "       authcheck-bench export SPEC DEPTH")
+              + "       authcheck-bench export SPEC DEPTH\n"
+              + "       authcheck-bench passcode COUNT SEED")
     default:
         try Report(arguments: arguments).run()
     }
