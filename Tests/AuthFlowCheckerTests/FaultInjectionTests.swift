@@ -5,19 +5,9 @@ import Testing
 /// Deliberately broken runtimes, each built the way the seed articles built theirs, must be caught.
 @Suite struct FaultInjectionTests {
     /// A real session whose undo forgets the data frame (the machine pops, the data stack does not).
-    final class UndoForgetsData: FlowDriver {
-        let real: SessionDriver
-        init(model: FlowModel) { real = SessionDriver(model: model) }
-        var state: StateID { real.state }
-        var height: Int { real.height }
-        var dataCount: Int { real.dataCount }
-        func value(of key: KeyID) -> FlowValue? { real.value(of: key) }
-        func canHandle(_ event: EventID) -> Bool { real.canHandle(event) }
-        var canGoBack: Bool { real.canGoBack }
-        func send(_ event: EventID, value: (KeyID) -> FlowValue) -> Bool { real.send(event, value: value) }
-        func back() -> Bool { real.canGoBack ? undo() : false }
-        func undo() -> Bool { (try? real.session.machine.undo()) != nil }
-        func reset() { real.reset() }
+    final class UndoForgetsData: ForwardingDriver {
+        override func back() -> Bool { real.canGoBack ? undo() : false }
+        override func undo() -> Bool { (try? real.session.machine.undo()) != nil }
     }
 
     /// A naive session: a dictionary data stack pushed before the event is validated, and a

@@ -8,24 +8,7 @@ import Testing
     // MARK: Broken runtimes (each a deterministic function of the stack, as the resync requires)
 
     /// Forwards to a real session; subclasses break one thing.
-    class Forwarding: FlowDriver {
-        let real: SessionDriver
-        let model: FlowModel
-        init(model: FlowModel) {
-            self.model = model
-            self.real = SessionDriver(model: model)
-        }
-        var state: StateID { real.state }
-        var height: Int { real.height }
-        var dataCount: Int { real.dataCount }
-        func value(of key: KeyID) -> FlowValue? { real.value(of: key) }
-        func canHandle(_ event: EventID) -> Bool { real.canHandle(event) }
-        var canGoBack: Bool { real.canGoBack }
-        func send(_ event: EventID, value: (KeyID) -> FlowValue) -> Bool { real.send(event, value: value) }
-        func back() -> Bool { real.back() }
-        func undo() -> Bool { real.undo() }
-        func reset() { real.reset() }
-    }
+    typealias Forwarding = ForwardingDriver
 
     /// Undo pops the state but not the data.
     final class UndoKeepsData: Forwarding {

@@ -34,23 +34,14 @@ extension TestFault {
 }
 
 /// The real runtime, except that undo (and back) out of one state is refused.
-final class UndoRefusingDriver: FlowDriver {
-    let base: SessionDriver
+final class UndoRefusingDriver: ForwardingDriver {
     let refusedState: StateID?
 
     init(model: FlowModel, state: StateID?) {
-        self.base = SessionDriver(model: model)
         self.refusedState = state
+        super.init(model: model)
     }
 
-    var state: StateID { base.state }
-    var height: Int { base.height }
-    var dataCount: Int { base.dataCount }
-    func value(of key: KeyID) -> FlowValue? { base.value(of: key) }
-    func canHandle(_ event: EventID) -> Bool { base.canHandle(event) }
-    var canGoBack: Bool { base.canGoBack }
-    func send(_ event: EventID, value: (KeyID) -> FlowValue) -> Bool { base.send(event, value: value) }
-    func back() -> Bool { base.state == refusedState ? false : base.back() }
-    func undo() -> Bool { base.state == refusedState ? false : base.undo() }
-    func reset() { base.reset() }
+    override func back() -> Bool { real.state == refusedState ? false : real.back() }
+    override func undo() -> Bool { real.state == refusedState ? false : real.undo() }
 }
