@@ -341,7 +341,10 @@ struct Walk<Driver: FlowDriver> {
             pushModel(m)
             let height = nodes.count
             let event = EventID(table.event[m])
-            _ = driver.send(event) { .int(RuntimeExplorer.token(height: height, event: event, key: $0)) }
+            let accepted = driver.send(event) { .int(RuntimeExplorer.token(height: height, event: event, key: $0)) }
+            // An ancestor the runtime cannot follow is pruned (and reported) by whoever walks it:
+            // nothing below it is walked, exactly as in the single-threaded walk.
+            if !accepted || !matches(state: nodes[nodes.count - 1].state, keys: nodes[nodes.count - 1].keys) { return }
         }
         push(path[path.count - 1])
         walk(above: path.count)
@@ -422,10 +425,22 @@ struct Walk<Driver: FlowDriver> {
             report(.divergence, state: parentState, event: event.rawValue, pathLength: nodes.count - 1) { model in
                 "the runtime rejected \(model.events[event.index]) from \(model.states[Int(parentState)]), which the table sends to \(model.states[target])"
             }
-            resync()
+            prune()
             return
         }
         checkNode()
+    }
+
+    /// Leaves a child the runtime could not follow: drops it from the model without undoing the
+    /// runtime (which never got there) and puts the runtime back at the parent. Its subtree is not
+    /// walked: every stack below it would report the same disagreement again.
+    mutating func prune() {
+        let child = nodes.removeLast()
+        while log.count > child.logStart {
+            let change = log.removeLast()
+            expected[Int(change.key)] = change.previous
+        }
+        resync()
     }
 
     /// Undoes the top frame in the runtime and the model, and checks the runtime is exactly back.
@@ -489,10 +504,18 @@ struct Walk<Driver: FlowDriver> {
         for key in KeySet(bits: keys) {
             let want = FlowValue.int(expected[key.index])
             if driver.value(of: key) != want {
-                return "\(model.keys[key.index]) is \(driver.value(of: key).map { "\($0)" } ?? "absent"), expected \(want)"
+                if model.secrets.contains(key) { return "\(model.keys[key.index]) is not the value expected (<redacted>)" }
+                return "\(model.keys[key.index]) is \(Self.display(driver.value(of: key))), expected \(Self.display(want))"
             }
         }
         return nil
+    }
+
+    /// A value as reports show it: the explorer's values read `#N`, "the value step N entered".
+    static func display(_ value: FlowValue?) -> String {
+        guard let value else { return "absent" }
+        if case let .int(token) = value, token >= 1 << 32 { return "#\((token >> 32) - 1)" }
+        return "\(value)"
     }
 
     /// Checks the node just entered: frame, enabled events, rejected events, back policy.
@@ -504,7 +527,7 @@ struct Walk<Driver: FlowDriver> {
             report(.divergence, state: node.state, event: node.event, pathLength: nodes.count - 1) { model in
                 node.event < 0 ? "at the start, \(problem)" : "after \(model.events[Int(node.event)]), \(problem)"
             }
-            resync()
+            if nodes.count > 1 { prune() } else { resync() }
             return
         }
         for m in table.moves(of: state) {
@@ -604,7 +627,7 @@ struct Walk<Driver: FlowDriver> {
                     break
                 }
             }
-            result[model.keys[key.index]] = token < 0 ? "?" : String(token)
+            result[model.keys[key.index]] = token < 0 ? "?" : Self.display(.int(token))
         }
         return result
     }
