@@ -74,6 +74,9 @@ extension EndToEndCase {
               environment: ["AUTHCHECK_TEST_FAULT": "undo-refused:otp"]),
         .init("explore-secrets-redacted-json", ["explore", "--format", "json", Fixture.spec("secrets")],
               environment: ["AUTHCHECK_TEST_FAULT": "undo-refused:otp"]),
+        .init("check-divergence", ["check", Fixture.emailFirst], environment: ["AUTHCHECK_TEST_FAULT": "rejects:resend"]),
+        .init("check-passcode-naive", ["check", "--property", "passcode", Fixture.emailFirst],
+              environment: ["AUTHCHECK_TEST_FAULT": "naive-passcode"]),
         .init("check-strict-lint", ["check", "--strict", Fixture.signupDetailsLast]),
     ]
 

@@ -38,7 +38,8 @@ enum SpecRunner {
                       start: Date = Date(), countStacks: Bool = true) -> CheckReport {
         let report = ProgressLine.around(label: path, depthBound: options.limits.depth, console: context.console) {
             var report = FlowChecker.check(model, source: path, options: options,
-                                           driver: context.environment.testFault?.driver(for: model), start: start)
+                                           driver: context.environment.testFault?.driver(for: model),
+                                           normalise: context.environment.testFault?.normaliser(for: model), start: start)
             if countStacks, !options.includes(.undoMismatch), !options.includes(.divergence) {
                 let progress = CheckProgress.current
                 report.stats.stacks = FlowCoverage.compute(model, depth: options.limits.depth, limits: options.limits) { count, depth in

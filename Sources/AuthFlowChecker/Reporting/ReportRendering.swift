@@ -54,6 +54,14 @@ public enum ReportRenderer {
     /// `7 states, 10 configurations, 136 stacks at depth 12, 0.004 s`.
     public static func summary(_ stats: Stats) -> String {
         "\(counted(stats.states, "state")), \(counted(stats.configurations, "configuration")), \(counted(stats.stacks, "stack")) at depth \(stats.depth), \(seconds(stats.seconds)) s"
+            + (stats.seconds > 0 ? " (\(rate(stats.rate)) configurations/s)" : "")
+    }
+
+    /// `2.40 M`, `310.5 k` or `812`: a rate as people read it.
+    public static func rate(_ value: Double) -> String {
+        if value >= 1e6 { return String(format: "%.2f M", value / 1e6) }
+        if value >= 1e3 { return String(format: "%.1f k", value / 1e3) }
+        return String(format: "%.0f", value)
     }
 
     public static func counted(_ count: Int, _ noun: String) -> String {

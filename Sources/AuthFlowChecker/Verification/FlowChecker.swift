@@ -94,8 +94,10 @@ public enum FlowChecker {
     ///   - model: the flow.
     ///   - source: how reports name it (its file path).
     ///   - driver: the runtime to drive; `nil` drives a fresh ``FlowSession`` built from the model.
+    ///   - normalise: the passcode normaliser to check; `nil` checks ``PasscodeNormaliser`` with the spec's policy.
     public static func check(_ model: FlowModel, source: String, options: CheckOptions = CheckOptions(),
-                             driver: (any FlowDriver)? = nil, start: Date = Date()) -> CheckReport {
+                             driver: (any FlowDriver)? = nil, normalise: ((String) -> String)? = nil,
+                             start: Date = Date()) -> CheckReport {
         let limits = options.limits
         let verification = ModelChecker.verify(model, limits: limits)
         var violations = verification.violations.filter { options.includes($0.property) }
@@ -121,7 +123,11 @@ public enum FlowChecker {
             }
         }
         if options.includes(.passcode) {
-            violations += PasscodeCheck.run(policy: model.passcode, generatedCases: options.passcodeCases)
+            if let normalise {
+                violations += PasscodeCheck.run(normalise, policy: model.passcode, generatedCases: options.passcodeCases)
+            } else {
+                violations += PasscodeCheck.run(policy: model.passcode, generatedCases: options.passcodeCases)
+            }
         }
 
         stats.seconds = Date().timeIntervalSince(start)

@@ -15,15 +15,21 @@ public enum PasscodeCheck {
     /// Runs the corpus and `generatedCases` generated inputs; returns at most one violation (the first, shrunk).
     public static func run(policy: PasscodePolicy, generatedCases: Int = 2_000, seed: UInt64 = 0x5EED) -> [Violation] {
         let normaliser = PasscodeNormaliser(policy: policy)
+        return run(normaliser.normalise, policy: policy, generatedCases: generatedCases, seed: seed)
+    }
+
+    /// Runs the corpus and generated inputs through any normalising function; at most one violation, shrunk.
+    public static func run(_ normalise: (String) -> String, policy: PasscodePolicy, generatedCases: Int = 2_000,
+                           seed: UInt64 = 0x5EED) -> [Violation] {
         for input in corpus {
-            if let problem = problem(normaliser, input) { return [violation(input, problem)] }
+            if let problem = problem(normalise, policy: policy, input) { return [violation(input, problem)] }
         }
         guard generatedCases > 0 else { return [] }
-        let report = forAll(Gen.userInput, cases: generatedCases, seed: seed) { input in
-            problem(normaliser, input) == nil
+        let report = withoutActuallyEscaping(normalise) { normalise in
+            forAll(Gen.userInput, cases: generatedCases, seed: seed) { problem(normalise, policy: policy, $0) == nil }
         }
         if let failure = report.failure {
-            return [violation(failure.shrunk, problem(normaliser, failure.shrunk) ?? "fails")]
+            return [violation(failure.shrunk, problem(normalise, policy: policy, failure.shrunk) ?? "fails")]
         }
         return []
     }
