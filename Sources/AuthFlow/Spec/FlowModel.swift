@@ -254,13 +254,7 @@ public struct FlowModel: Sendable {
         }
 
         if !issues.isEmpty {
-            throw InvalidSpecError(file: file, issues: issues.reported { lhs, rhs in
-                switch (lhs.location, rhs.location) {
-                case let (l?, r?): return (l.line, l.column) < (r.line, r.column)
-                case (_?, nil): return true
-                default: return false
-                }
-            })
+            throw InvalidSpecError(file: file, issues: issues.reported(by: SpecIssue.inDocumentOrder))
         }
 
         // The flat table has a cell for every (state, event): fine for real flows, but a spec of

@@ -85,6 +85,15 @@ public struct SpecIssue: Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// Orders issues as they stand in the file: by line and column, those with no location last.
+    public static func inDocumentOrder(_ lhs: SpecIssue, _ rhs: SpecIssue) -> Bool {
+        switch (lhs.location, rhs.location) {
+        case let (l?, r?): return (l.line, l.column) < (r.line, r.column)
+        case (_?, nil): return true
+        default: return false
+        }
+    }
+
     public var description: String {
         if let location { return "\(location): \(path): \(message)" }
         return "\(path): \(message)"

@@ -70,6 +70,8 @@ public enum SpecLoader {
         var reader = Reader()
         let spec = reader.spec(root)
         if !reader.issues.isEmpty || spec == nil {
+            // Kept in the order found, not sorted by line: an unknown key (say the typo 'transitons')
+            // comes before the 'missing required key' it causes, which points at the object's start.
             throw InvalidSpecError(file: file, issues: reader.issues.reported())
         }
         return (spec!, reader.locations)
