@@ -102,11 +102,13 @@ public struct FuzzReport: Sendable {
 public struct FlowFuzzer {
     public let model: FlowModel
     let makeDriver: () -> any FlowDriver
+    let rules: SiteRules
 
     /// A fuzzer for `model`; `makeDriver` builds the runtime under test (by default a fresh ``FlowSession``).
     public init(model: FlowModel, makeDriver: (() -> any FlowDriver)? = nil) {
         self.model = model
         self.makeDriver = makeDriver ?? { SessionDriver(model: model) }
+        self.rules = SiteRules(model: model)
     }
 
     /// The per-run seed derived from the fuzz seed, so one run replays alone.
@@ -134,7 +136,7 @@ public struct FlowFuzzer {
                                   seconds: Date().timeIntervalSince(start), stoppedBy: .timeout(seconds: timeout))
             }
             var rng = SeededGenerator(seed: Self.runSeed(options.seed, run: run))
-            var lockstep = Lockstep(model: model, driver: makeDriver(), properties: options.properties)
+            var lockstep = Lockstep(rules: rules, driver: makeDriver(), properties: options.properties)
             var outcome = lockstep.start()
             coverage.enter(Int(lockstep.top.state))
             // Swarm: this run leaves out some events entirely.
@@ -191,7 +193,7 @@ public struct FlowFuzzer {
 
     /// Replays `path` from the root; returns the first violation, or nil when the path is clean or not applicable.
     public func replay(_ path: [FuzzAction], properties: Set<Property>? = nil) -> FuzzOutcome? {
-        var lockstep = Lockstep(model: model, driver: makeDriver(), properties: properties)
+        var lockstep = Lockstep(rules: rules, driver: makeDriver(), properties: properties)
         if let outcome = lockstep.start() { return outcome }
         for action in path {
             let (applicable, outcome) = lockstep.apply(action)

@@ -13,8 +13,7 @@ struct Lockstep {
 
     let model: FlowModel
     let driver: any FlowDriver
-    let canExit: [Bool]
-    let hasOutgoingRow: [Bool]
+    let rules: SiteRules
     let properties: Set<Property>?
     var frames: [Frame] = []
     var expected: [Int: String] = [:]
@@ -23,26 +22,12 @@ struct Lockstep {
     /// The sites already reported in this run (spec properties are reported once per site).
     var seen: Set<FuzzSite> = []
 
-    init(model: FlowModel, driver: any FlowDriver, properties: Set<Property>?) {
-        self.model = model
+    /// A lockstep run of `driver` against `rules.model` (the rules are computed once per fuzzer, not per run).
+    init(rules: SiteRules, driver: any FlowDriver, properties: Set<Property>?) {
+        self.model = rules.model
         self.driver = driver
         self.properties = properties
-        var reverse = [[Int]](repeating: [], count: model.stateCount)
-        for state in 0..<model.stateCount {
-            for move in model.moves[state] { if let target = move.target { reverse[target.index].append(state) } }
-        }
-        var canExit = model.isTerminal
-        var work = (0..<model.stateCount).filter { model.isTerminal[$0] }
-        while let state = work.popLast() {
-            for predecessor in reverse[state] where !canExit[predecessor] {
-                canExit[predecessor] = true
-                work.append(predecessor)
-            }
-        }
-        self.canExit = canExit
-        var outgoing = [Bool](repeating: false, count: model.stateCount)
-        for row in model.rows { outgoing[row.from.index] = true }
-        self.hasOutgoingRow = outgoing
+        self.rules = rules
     }
 
     var top: Frame { frames[frames.count - 1] }
@@ -159,38 +144,12 @@ struct Lockstep {
     /// Checks the spec properties at the current frame; returns the first violation of an unseen site.
     mutating func check(after event: String?) -> FuzzOutcome? {
         let state = Int(top.state)
-        let name = model.states[state]
-        let moves = model.moves[state]
-        if includes(.unmetRequirement), model.requires[state].bits & ~top.keys != 0 {
-            let missing = model.names(of: KeySet(bits: model.requires[state].bits & ~top.keys))
-            if let found = violation(.unmetRequirement, state: top.state, event: nil,
-                                     "\(name) requires \(missing.joined(separator: ", ")), but the data is {\(model.names(of: KeySet(bits: top.keys)).joined(separator: ", "))}") {
-                return found
-            }
+        if let message = rules.unmetRequirement(state: state, keys: top.keys),
+           let found = violation(.unmetRequirement, state: top.state, event: nil, message) {
+            return found
         }
-        if includes(.illegalTransition) {
-            for move in moves where move.target == nil {
-                let event = model.events[move.event.index]
-                if let found = violation(.illegalTransition, state: top.state, event: event,
-                                         "\(name) emits \(event), but the table has no transition from \(name) on \(event)") {
-                    return found
-                }
-            }
-        }
-        let legal = moves.contains { $0.target != nil }
-        if model.isTerminal[state] {
-            if includes(.terminalExit), !moves.isEmpty || hasOutgoingRow[state],
-               let found = violation(.terminalExit, state: top.state, event: nil, "\(name) is terminal but emits events or has outgoing transitions") {
-                return found
-            }
-        } else if !legal {
-            if includes(.deadlock), let found = violation(.deadlock, state: top.state, event: nil, "\(name) is not terminal and has no legal forward move") {
-                return found
-            }
-        } else if !canExit[state] {
-            if includes(.noExit), let found = violation(.noExit, state: top.state, event: nil, "\(name) has forward moves, but no terminal state is reachable from it") {
-                return found
-            }
+        for site in rules.stateSites(state) {
+            if let found = violation(site.property, state: top.state, event: site.event, site.message) { return found }
         }
         return nil
     }

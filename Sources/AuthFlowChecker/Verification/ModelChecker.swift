@@ -124,74 +124,30 @@ public enum ModelChecker {
             }
         }
 
-        // Legal forward edges, and the states from which a terminal state is reachable.
-        var reverse = [[Int32]](repeating: [], count: stateCount)
-        for state in 0..<stateCount {
-            for move in moves[state] {
-                if let target = move.target { reverse[target.index].append(Int32(state)) }
-            }
-        }
-        var canExit = model.isTerminal
-        var work = (0..<stateCount).filter { model.isTerminal[$0] }.map(Int32.init)
-        while let state = work.popLast() {
-            for predecessor in reverse[Int(state)] where !canExit[Int(predecessor)] {
-                canExit[Int(predecessor)] = true
-                work.append(predecessor)
-            }
-        }
-        var hasOutgoingRow = [Bool](repeating: false, count: stateCount)
-        for row in model.rows { hasOutgoingRow[row.from.index] = true }
-
+        let rules = SiteRules(model: model)
         var found: [(position: Int32, violation: Violation)] = []
         for state in 0..<stateCount {
             let first = firstOfState[state]
             guard first >= 0 else { continue }
             let name = model.states[state]
-            for move in moves[state] where move.target == nil {
-                let event = model.events[move.event.index]
-                found.append((first, Violation(
-                    property: .illegalTransition, state: name, event: event,
-                    message: "\(name) emits \(event), but the table has no transition from \(name) on \(event)",
-                    path: path(to: first))))
+            var sites = rules.stateSites(state)
+            if unmetAt[state] >= 0, let message = rules.unmetRequirement(state: state, keys: frames[Int(unmetAt[state])].keys) {
+                sites.append(SiteRules.Site(property: .unmetRequirement, message: message))
             }
-            if unmetAt[state] >= 0 {
-                let at = unmetAt[state]
-                let data = KeySet(bits: frames[Int(at)].keys)
-                let missing = KeySet(bits: requires[state] & ~data.bits)
-                found.append((at, Violation(
-                    property: .unmetRequirement, state: name,
-                    message: "\(name) requires \(model.names(of: missing).joined(separator: ", ")), but the data is {\(model.names(of: data).joined(separator: ", "))}",
-                    path: path(to: at))))
-            }
-            let legal = moves[state].contains { $0.target != nil }
-            if model.isTerminal[state] {
-                if !moves[state].isEmpty || hasOutgoingRow[state] {
-                    var parts: [String] = []
-                    if !moves[state].isEmpty { parts.append("emits \(moves[state].map { model.events[$0.event.index] }.joined(separator: ", "))") }
-                    let targets = model.rows.filter { $0.from.index == state }.map { "\(model.events[$0.event.index]) → \(model.states[$0.to.index])" }
-                    if !targets.isEmpty { parts.append("has outgoing transitions \(targets.joined(separator: ", "))") }
-                    found.append((first, Violation(
-                        property: .terminalExit, state: name,
-                        message: "\(name) is terminal but \(parts.joined(separator: " and "))",
-                        path: path(to: first))))
-                }
-            } else if !legal {
-                let why = moves[state].isEmpty ? "its step emits no events" : "none of the events it emits has a transition"
-                found.append((first, Violation(
-                    property: .deadlock, state: name,
-                    message: "\(name) is not terminal and has no legal forward move: \(why)",
-                    path: path(to: first))))
-            } else if !canExit[state] {
-                found.append((first, Violation(
-                    property: .noExit, state: name,
-                    message: "\(name) has forward moves, but no terminal state is reachable from it",
-                    path: path(to: first))))
+            for site in sites {
+                let at = site.property == .unmetRequirement ? unmetAt[state] : first
+                found.append((at, Violation(property: site.property, state: name, event: site.event,
+                                            message: site.message, path: path(to: at))))
             }
         }
-        found.sort { lhs, rhs in
-            if lhs.position != rhs.position { return lhs.position < rhs.position }
-            return lhs.violation.property < rhs.violation.property
-        }
+        // Breadth-first order, then property order, then declaration order (the index breaks ties stably).
+        found = found.enumerated().sorted { lhs, rhs in
+            if lhs.element.position != rhs.element.position { return lhs.element.position < rhs.element.position }
+            if lhs.element.violation.property != rhs.element.violation.property {
+                return lhs.element.violation.property < rhs.element.violation.property
+            }
+            return lhs.offset < rhs.offset
+        }.map(\.element)
 
         // Lint.
         var lint = Lint()
