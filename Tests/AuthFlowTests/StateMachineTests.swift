@@ -129,3 +129,22 @@ import Testing
         #expect(data.frame(at: 5).isEmpty)
     }
 }
+
+@Suite struct StateMachineReentrancyTests {
+    @Test func resetFromAnObserverWaitsForTheNotificationToEnd() throws {
+        let machine = try StateMachine<String, String>(initial: "a", transitions: [Transition(from: "a", on: "go", to: "b")])
+        var seen: [MachineEvent<String, String>] = []
+        var historiesSeen: [[String]] = []
+        machine.observe { event in
+            seen.append(event)
+            historiesSeen.append(machine.history)
+            if case .transitioned = event { machine.reset() }
+        }
+        machine.observe { _ in historiesSeen.append(machine.history) }
+        try machine.send("go")
+        // Both observers saw the transition with the history it made; then the reset happened once.
+        #expect(seen == [.transitioned(Transition(from: "a", on: "go", to: "b")), .reset(to: "a")])
+        #expect(historiesSeen == [["a", "b"], ["a", "b"], ["a"], ["a"]])
+        #expect(machine.history == ["a"])
+    }
+}

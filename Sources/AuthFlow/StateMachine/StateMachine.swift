@@ -55,6 +55,8 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
         @usableFromInline var declared: [Transition<State, Event>] = []
         @usableFromInline var observers: [(MachineEvent<State, Event>) -> Void] = []
         @usableFromInline var notifying = false
+        /// A ``StateMachine/reset()`` asked for by an observer, done when the notification ends.
+        @usableFromInline var resetPending = false
         /// For dense ids: the table again, open-addressed on `from << 32 | event` (empty: `nil` target).
         @usableFromInline var denseKeys: [Int64] = []
         @usableFromInline var denseTargets: [State?] = []
@@ -185,7 +187,15 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
     }
 
     /// Returns to the initial state with a history of one.
+    ///
+    /// Called from inside an observer, the reset waits until every observer has been told of the
+    /// change being notified, then happens (and is notified) once: observers never see a history
+    /// change under them.
     public func reset() {
+        if _s.pointee.notifying {
+            _s.pointee.resetPending = true
+            return
+        }
         _s.pointee.history.removeAll(keepingCapacity: true)
         _s.pointee.history.append(initial)
         if !_s.pointee.observers.isEmpty { notify(.reset(to: initial)) }
@@ -198,9 +208,13 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
 
     @usableFromInline func notify(_ event: MachineEvent<State, Event>) {
         _s.pointee.notifying = true
-        defer { _s.pointee.notifying = false }
         let observers = _s.pointee.observers
         for observer in observers { observer(event) }
+        _s.pointee.notifying = false
+        if _s.pointee.resetPending {
+            _s.pointee.resetPending = false
+            reset()
+        }
     }
 
     // MARK: The table
