@@ -14,6 +14,9 @@ public struct FuzzOptions: Hashable, Sendable {
     public var backWeight: Int
     /// Relative weight of sending an event the table has no transition for (events weigh 4).
     public var illegalWeight: Int
+    /// Relative weight of an event that ends the flow (its target is terminal; other events weigh 4).
+    /// Below 4 so paths run long: retries, resends and back loops before the user finishes.
+    public var terminalWeight: Int
     /// Swarm testing: each run leaves out a random subset of events, so deep paths are walked too.
     public var swarm: Bool
     /// Only these properties are checked; `nil` checks all of section 3.
@@ -24,13 +27,14 @@ public struct FuzzOptions: Hashable, Sendable {
     public var timeout: Double?
 
     public init(runs: Int = 1_000, maxSteps: Int = 60, seed: UInt64 = 1, backWeight: Int = 1, illegalWeight: Int = 1,
-                swarm: Bool = true, properties: Set<Property>? = nil, maxShrinkReplays: Int = 20_000, timeout: Double? = nil) {
+                terminalWeight: Int = 1, swarm: Bool = true, properties: Set<Property>? = nil, maxShrinkReplays: Int = 20_000, timeout: Double? = nil) {
         self.timeout = timeout
         self.runs = runs
         self.maxSteps = maxSteps
         self.seed = seed
         self.backWeight = backWeight
         self.illegalWeight = illegalWeight
+        self.terminalWeight = terminalWeight
         self.swarm = swarm
         self.properties = properties
         self.maxShrinkReplays = maxShrinkReplays
@@ -151,7 +155,8 @@ public struct FlowFuzzer {
                 var choices: [(weight: Int, action: Int)] = []   // action: move index, or -1 for back
                 let allowed = moves.indices.filter { !excluded.contains(moves[$0].event.rawValue) }
                 for index in (allowed.isEmpty ? Array(moves.indices) : allowed) {
-                    choices.append((moves[index].target == nil ? options.illegalWeight : 4, index))
+                    let weight = moves[index].target.map { model.isTerminal[$0.index] ? options.terminalWeight : 4 } ?? options.illegalWeight
+                    choices.append((weight, index))
                 }
                 if lockstep.backAllowed { choices.append((options.backWeight, -1)) }
                 let total = choices.reduce(0) { $0 + max(0, $1.weight) }
