@@ -160,3 +160,19 @@ import Testing
         #expect(session.state == .password)
     }
 }
+
+@Suite struct TypedFlowLimitTests {
+    @Test func aSwiftDeclaredFlowMeetsTheSameNameLimitsAsASpecFile() {
+        var flow = FlowDefinition<String, String, String>(initial: "start", success: ["done"], abort: [])
+        flow.step("start", emits: ["go\u{1B}[2J": []])
+        flow.step("done")
+        flow.transition("start", on: "go\u{1B}[2J", to: "done")
+        #expect(throws: InvalidSpecError.self) { try flow.model() }
+        do {
+            _ = try flow.model()
+        } catch {
+            #expect(error.first.path == "$.steps.start.emits[\"go\\u001b[2J\"]")
+            #expect(error.first.message == "event name 'go\\u{1B}[2J' contains U+001B, a control character; names may not contain control or invisible formatting characters")
+        }
+    }
+}

@@ -134,6 +134,29 @@ public struct FlowModel: Sendable {
         }
         if spec.steps.isEmpty { fail("$.steps", "a flow needs at least one step") }
 
+        // Names a report will print. A spec file's names were screened by the loader already;
+        // a flow declared in Swift meets the same limits here.
+        var screened = Set<String>()
+        func screen(_ name: String, at path: JSONPath, what: String) {
+            guard screened.insert(what + "\u{0}" + name).inserted, let problem = SpecLimits.nameProblem(name, what: what) else { return }
+            fail(path.text, problem)
+        }
+        if let name = spec.name, let problem = SpecLimits.visibilityProblem(name, what: "the flow's name") { fail("$.name", problem) }
+        for step in spec.steps {
+            let stepPath = JSONPath.root.member("steps").member(step.state)
+            screen(step.state, at: stepPath, what: "state name")
+            for (i, key) in step.requires.enumerated() { screen(key, at: stepPath.member("requires").index(i), what: "data key") }
+            for emission in step.emits {
+                screen(emission.event, at: stepPath.member("emits").member(emission.event), what: "event name")
+                for (i, key) in emission.adds.enumerated() {
+                    screen(key, at: stepPath.member("emits").member(emission.event).index(i), what: "data key")
+                }
+            }
+        }
+        for (i, row) in spec.transitions.enumerated() {
+            screen(row.on, at: JSONPath.root.member("transitions").index(i).member("on"), what: "event name")
+        }
+
         var eventIndex: [String: EventID] = [:]
         var events: [String] = []
         func internEvent(_ name: String) -> EventID {

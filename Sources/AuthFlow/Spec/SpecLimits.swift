@@ -61,6 +61,26 @@ public enum SpecLimits {
     }
 }
 
+extension SpecLimits {
+    /// What is wrong with `name` as the name of a `what` (too long, or a control or invisible character), or nil.
+    static func nameProblem(_ name: String, what: String) -> String? {
+        let bytes = name.utf8.count
+        if bytes > maxNameBytes {
+            return "\(what) '\(shown(name))' is \(bytes) bytes long; names may be at most \(maxNameBytes) bytes"
+        }
+        return visibilityProblem(name, what: what)
+    }
+
+    /// What is wrong with `text` if it holds a control or invisible formatting character, or nil.
+    static func visibilityProblem(_ text: String, what: String) -> String? {
+        guard let scalar = text.unicodeScalars.first(where: JSONPath.isInvisible) else { return nil }
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        let kind = scalar.properties.generalCategory == .control ? "a control character" : "an invisible formatting character"
+        return "\(what) '\(shown(text))' contains \(code), \(kind); names may not contain control or invisible formatting characters"
+    }
+}
+
 /// Collects spec issues up to ``SpecLimits/maxIssues``, counting the ones past it.
 struct _SpecIssueList {
     private(set) var issues: [SpecIssue] = []

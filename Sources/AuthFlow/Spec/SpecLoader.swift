@@ -90,24 +90,16 @@ private struct Reader {
     /// Whether `name` (of a state, an event or a data key) is within ``SpecLimits/maxNameBytes``
     /// and free of control and invisible formatting characters; reports it when it is not.
     mutating func checkName(_ name: String, at path: JSONPath, _ location: SourceLocation?, what: String) -> Bool {
-        let bytes = name.utf8.count
-        if bytes > SpecLimits.maxNameBytes {
-            issues.append(SpecIssue(path: path.text, location: location,
-                                    message: "\(what) '\(SpecLimits.shown(name))' is \(bytes) bytes long; names may be at most \(SpecLimits.maxNameBytes) bytes"))
-            return false
-        }
-        return checkVisible(name, at: path, location, what: what)
+        guard let problem = SpecLimits.nameProblem(name, what: what) else { return true }
+        issues.append(SpecIssue(path: path.text, location: location, message: problem))
+        return false
     }
 
     /// Whether `text` is free of control and invisible formatting characters, which reports print:
     /// an escape sequence in a name would drive the terminal, a bidi override reorder the line.
     mutating func checkVisible(_ text: String, at path: JSONPath, _ location: SourceLocation?, what: String) -> Bool {
-        guard let scalar = text.unicodeScalars.first(where: JSONPath.isInvisible) else { return true }
-        let digits = String(scalar.value, radix: 16, uppercase: true)
-        let code = "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-        let kind = scalar.properties.generalCategory == .control ? "a control character" : "an invisible formatting character"
-        issues.append(SpecIssue(path: path.text, location: location,
-                                message: "\(what) '\(SpecLimits.shown(text))' contains \(code), \(kind); names may not contain control or invisible formatting characters"))
+        guard let problem = SpecLimits.visibilityProblem(text, what: what) else { return true }
+        issues.append(SpecIssue(path: path.text, location: location, message: problem))
         return false
     }
 
