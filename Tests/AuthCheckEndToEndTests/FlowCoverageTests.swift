@@ -1,4 +1,4 @@
-@testable import AuthCheckCLI
+import AuthCheckCLI
 import AuthFlow
 import AuthFlowChecker
 import Testing
@@ -22,8 +22,9 @@ import Testing
             #expect(coverage.states.map(\.stacks).reduce(0, +) == coverage.stacks, "depth \(depth)")
             #expect(coverage.transitions.map(\.stacks).reduce(0, +) == coverage.stacks - 1, "depth \(depth)")
             #expect(coverage.states.map(\.configurations).reduce(0, +) == coverage.configurations)
-            // And the totals are the checker's.
-            #expect(coverage.stacks == RuntimeExplorer(model: model).countStacks(depth: depth), "depth \(depth)")
+            // And the totals are the checker's: the stacks its runtime walk drives, the configurations it finds.
+            #expect(coverage.stacks == RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: depth).stacks,
+                    "depth \(depth)")
             #expect(coverage.configurations == verification.configurations)
             #expect(coverage.states.filter(\.reachable).count == verification.states)
             #expect(coverage.states.filter { !$0.reachable }.map(\.name) == verification.lint.unreachable)

@@ -38,16 +38,15 @@ public struct RuntimeExploration: Sendable {
 /// between threads, see ``ParallelExplorer``.
 public struct RuntimeExplorer: Sendable {
     let model: FlowModel
-    /// For each state and move, the masks that make the move push the same frame as an earlier sibling.
-    let duplicateMasks: [[[UInt64]]]
     /// The model's moves as flat arrays, for the hot loop.
     let table: MoveTable
 
     public init(model: FlowModel) {
         self.model = model
-        self.duplicateMasks = model.moves.map { moves in
+        // For each state and move, the masks that make the move push the same frame as an earlier sibling.
+        let duplicateMasks = model.moves.map { moves in
             moves.indices.map { j in
-                guard let target = moves[j].target else { return [] }
+                guard let target = moves[j].target else { return [UInt64]() }
                 return (0..<j).compactMap { i in
                     moves[i].target == target ? moves[i].adds.bits ^ moves[j].adds.bits : nil
                 }
@@ -64,25 +63,13 @@ public struct RuntimeExplorer: Sendable {
         height << 32 | Int(event.rawValue) << 8 | Int(key.rawValue)
     }
 
-    /// Counts the stacks of at most `depth` forward events from the model alone (no runtime), memoised.
-    /// - Complexity: O(F · depth · m) for F distinct frames.
+    /// Counts the stacks of at most `depth` forward events from the model alone (no runtime).
+    ///
+    /// The count ``FlowCoverage`` makes level by level over the configuration graph, with no
+    /// limit on the configurations it stores (a count that overflows saturates at `Int.max`).
+    /// - Complexity: O(C · m + depth · E) for C configurations and E deduplicated edges.
     public func countStacks(depth: Int) -> Int {
-        let depth = max(0, depth)
-        var memo: [Configuration: [Int]] = [:]
-        func count(_ frame: Configuration, _ remaining: Int) -> Int {
-            if remaining == 0 { return 1 }
-            if let cached = memo[frame], cached[remaining] >= 0 { return cached[remaining] }
-            var total = 1
-            let state = Int(frame.state)
-            for move in table.moves(of: state) where table.target[move] >= 0 && !table.isDuplicate(move, keys: frame.keys) {
-                total &+= count(Configuration(state: table.target[move], keys: frame.keys | table.adds[move]), remaining - 1)
-            }
-            var entry = memo[frame] ?? [Int](repeating: -1, count: depth + 1)
-            entry[remaining] = total
-            memo[frame] = entry
-            return total
-        }
-        return count(Configuration(state: model.initial.rawValue, keys: 0), depth)
+        FlowCoverage.compute(model, depth: max(0, depth), limits: CheckLimits(depth: depth, maxConfigurations: .max)).stacks
     }
 
     /// Walks every stack of at most `depth` events through `driver`, which must be at its root.

@@ -1,5 +1,4 @@
 import AuthFlow
-import AuthFlowChecker
 import Foundation
 
 /// Which states a flow reaches and which transitions it fires, with how often, as `authcheck coverage` reports.
@@ -21,21 +20,21 @@ import Foundation
 /// counted level by level rather than enumerated: time O(depth · E) and memory O(C + E) for C
 /// configurations and E deduplicated edges, whatever the number of stacks. Counts that would
 /// overflow saturate at `Int.max` (``saturated``).
-struct FlowCoverage: Sendable {
+public struct FlowCoverage: Sendable {
     /// One state's coverage.
-    struct StateCoverage: Hashable, Sendable {
-        var name: String
-        var isInitial: Bool
-        var isSuccess: Bool
-        var isAbort: Bool
-        var reachable: Bool
+    public struct StateCoverage: Hashable, Sendable {
+        public var name: String
+        public var isInitial: Bool
+        public var isSuccess: Bool
+        public var isAbort: Bool
+        public var reachable: Bool
         /// Reachable `(state, data keys)` configurations of this state.
-        var configurations: Int
+        public var configurations: Int
         /// Stacks of at most `depth` events whose top frame is in this state.
-        var stacks: Int
+        public var stacks: Int
 
         /// `initial`, `success`, `abort` (or several, `initial, success`), or empty.
-        var role: String {
+        public var role: String {
             var roles: [String] = []
             if isInitial { roles.append("initial") }
             if isSuccess { roles.append("success") }
@@ -45,33 +44,33 @@ struct FlowCoverage: Sendable {
     }
 
     /// One declared transition's coverage.
-    struct TransitionCoverage: Hashable, Sendable {
-        var from: String
-        var event: String
-        var to: String
+    public struct TransitionCoverage: Hashable, Sendable {
+        public var from: String
+        public var event: String
+        public var to: String
         /// Whether it fires from some reachable configuration (not dead).
-        var fired: Bool
+        public var fired: Bool
         /// Stacks of at most `depth` events whose top frame this transition pushed.
-        var stacks: Int
+        public var stacks: Int
 
         /// `from.event`, as the lint names dead transitions.
-        var id: String { "\(from).\(event)" }
+        public var id: String { "\(from).\(event)" }
     }
 
     /// Every state, in step declaration order.
-    var states: [StateCoverage]
+    public var states: [StateCoverage]
     /// Every declared transition, in table order (identical duplicates once).
-    var transitions: [TransitionCoverage]
+    public var transitions: [TransitionCoverage]
     /// The depth bound of the stack counts.
-    var depth: Int
+    public var depth: Int
     /// Reachable `(state, data keys)` configurations.
-    var configurations: Int
+    public var configurations: Int
     /// Distinct stacks of at most `depth` events, the root included.
-    var stacks: Int
+    public var stacks: Int
     /// The limit that stopped the count early, if one did (the counts are then lower bounds).
-    var stoppedBy: StopReason?
+    public var stoppedBy: StopReason?
     /// Whether some count reached `Int.max` and stopped growing.
-    var saturated: Bool
+    public var saturated: Bool
 
     /// Computes the coverage of `model`.
     /// - Parameters:
@@ -80,17 +79,14 @@ struct FlowCoverage: Sendable {
     ///   - progress: called now and then with the configurations found and the depth reached.
     /// - Complexity: O(C · m + depth · E) time and O(C + E) memory for C configurations, m events
     ///   per step and E deduplicated configuration edges.
-    static func compute(_ model: FlowModel, depth: Int, limits: CheckLimits = CheckLimits(),
+    public static func compute(_ model: FlowModel, depth: Int, limits: CheckLimits = CheckLimits(),
                         progress: ((_ configurations: Int, _ depth: Int) -> Void)? = nil) -> FlowCoverage {
         let start = Date()
         func timedOut() -> Bool {
             guard let timeout = limits.timeout else { return false }
             return Date().timeIntervalSince(start) > timeout
         }
-        struct Frame: Hashable {
-            var state: Int32
-            var keys: UInt64
-        }
+        typealias Frame = Configuration
 
         var rowOf: [Int64: Int] = [:]
         for (i, row) in model.rows.enumerated() {
