@@ -74,8 +74,7 @@ extension SpecLimits {
     /// What is wrong with `text` if it holds a control or invisible formatting character, or nil.
     static func visibilityProblem(_ text: String, what: String) -> String? {
         guard let scalar = text.unicodeScalars.first(where: JSONPath.isInvisible) else { return nil }
-        let digits = String(scalar.value, radix: 16, uppercase: true)
-        let code = "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        let code = scalar.codePoint
         let kind = scalar.properties.generalCategory == .control ? "a control character" : "an invisible formatting character"
         return "\(what) '\(shown(text))' contains \(code), \(kind); names may not contain control or invisible formatting characters"
     }
@@ -111,5 +110,13 @@ struct _SpecIssueList {
                 message: "\(dropped) more problem\(dropped == 1 ? "" : "s") not listed; a report lists the first \(SpecLimits.maxIssues)"))
         }
         return result
+    }
+}
+
+extension Unicode.Scalar {
+    /// The scalar as Unicode writes it, `U+` and at least four hex digits: `U+001B`, `U+1F600`.
+    public var codePoint: String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }

@@ -59,7 +59,7 @@ public enum PasscodeCheck {
 
     /// `"1 2"` as `"1 2" [U+0031 U+0020 U+0032]`, so invisible characters show.
     public static func scalars(_ text: String) -> String {
-        let codes = text.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(4) }
+        let codes = text.unicodeScalars.map(\.codePoint)
         return "\"\(text.debugDescription.dropFirst().dropLast())\" [\(codes.joined(separator: " "))]"
     }
 }

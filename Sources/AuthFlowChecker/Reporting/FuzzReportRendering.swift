@@ -1,0 +1,67 @@
+import AuthFlow
+import Foundation
+
+/// Renders fuzz reports as text and JSON.
+public enum FuzzReportRenderer {
+    /// The command that replays the failing run: the same seed, enough runs to reach it.
+    public static func replayCommand(spec: String, failure: FuzzFailure, options: FuzzOptions) -> String {
+        if failure.run < 0 { return "authcheck fuzz \(ReportRenderer.shellQuoted(spec)) --regressions FILE (a saved regression fails)" }
+        return "authcheck fuzz \(ReportRenderer.shellQuoted(spec)) --seed \(failure.seed) --runs \(failure.run + 1) --max-steps \(options.maxSteps)"
+    }
+
+    public static func text(_ report: FuzzReport, spec: String, model: FlowModel, options: FuzzOptions, style: TextStyle = .plain) -> String {
+        var lines: [String] = []
+        let secrets = Set(model.names(of: model.secrets))
+        switch report.verdict {
+        case .violated:
+            let failure = report.failure!
+            let where_ = failure.run < 0 ? "saved regression \(-failure.run)" : "run \(failure.run + 1) of \(options.runs), seed \(failure.seed)"
+            lines.append("\(spec): \(style.bad("violated")) — a random path failed (\(where_))")
+            lines.append("")
+            lines.append(CounterexampleRenderer.render(failure.violation, number: 1,
+                                                       replay: replayCommand(spec: spec, failure: failure, options: options),
+                                                       secrets: secrets, style: style))
+            lines.append("   shrunk from \(failure.original.count) to \(failure.shrunk.count) steps in \(failure.shrinkReplays) replays: \(failure.shrunk.map(\.name).joined(separator: " "))")
+        case .incomplete:
+            lines.append("\(spec): \(style.warn("incomplete")) — \(report.stoppedBy.map { "\($0)" } ?? "a limit was reached") after \(report.runs) of \(options.runs) runs")
+        default:
+            lines.append("\(spec): \(style.good("holds")) — \(ReportRenderer.counted(report.runs, "random path")), \(ReportRenderer.counted(report.steps, "step")), no failure (seed \(report.seed))")
+        }
+        let c = report.coverage
+        lines.append("coverage: states \(c.statesHit)/\(c.statesReachable), transitions \(c.transitionsHit)/\(c.transitionsLive), (state, event) pairs \(c.pairsHit)/\(c.pairsReachable)"
+                     + (c.runsToFullCoverage.map { ", all covered after \($0) run\($0 == 1 ? "" : "s")" } ?? ", not all covered"))
+        lines.append("stats: \(ReportRenderer.counted(report.runs, "run")), \(ReportRenderer.counted(report.steps, "step")), "
+                     + "\(ReportRenderer.counted(report.regressionsReplayed, "regression")) replayed, \(String(format: "%.3f", report.seconds)) s")
+        return lines.joined(separator: "\n")
+    }
+
+    public static func json(_ report: FuzzReport, spec: String, model: FlowModel, options: FuzzOptions) -> JSON {
+        let secrets = Set(model.names(of: model.secrets))
+        var members: [(String, JSON)] = [
+            ("spec", .string(spec)), ("verdict", .string(report.verdict.rawValue)),
+            ("seed", .int(Int(truncatingIfNeeded: report.seed))),
+            ("violations", .array(report.failure.map { [ReportRenderer.violationJSON($0.violation, secrets: secrets)] } ?? [])),
+        ]
+        if let failure = report.failure {
+            members.append(("shrink", .object(JSONObject([
+                ("run", .int(failure.run)), ("originalLength", .int(failure.original.count)),
+                ("shrunkLength", .int(failure.shrunk.count)), ("replays", .int(failure.shrinkReplays)),
+                ("path", .array(failure.shrunk.map { .string($0.name) })),
+                ("replay", .string(replayCommand(spec: spec, failure: failure, options: options))),
+            ]))))
+        }
+        let c = report.coverage
+        members.append(("coverage", .object(JSONObject([
+            ("states", .int(c.statesHit)), ("statesReachable", .int(c.statesReachable)),
+            ("transitions", .int(c.transitionsHit)), ("transitionsLive", .int(c.transitionsLive)),
+            ("pairs", .int(c.pairsHit)), ("pairsReachable", .int(c.pairsReachable)),
+            ("runsToFullCoverage", c.runsToFullCoverage.map(JSON.int) ?? .null),
+        ]))))
+        var stats: [(String, JSON)] = [("runs", .int(report.runs)), ("steps", .int(report.steps)),
+                                       ("regressions", .int(report.regressionsReplayed)),
+                                       ("seconds", .double((report.seconds * 1000).rounded() / 1000))]
+        if let stop = report.stoppedBy { stats.append(("stoppedBy", .string(stop.description))) }
+        members.append(("stats", .object(JSONObject(stats))))
+        return .object(JSONObject(members))
+    }
+}
