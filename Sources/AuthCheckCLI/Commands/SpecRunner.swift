@@ -15,7 +15,7 @@ enum SpecRunner {
         do {
             return .model(try SpecLoader.load(file: path))
         } catch {
-            return .invalid(finished(FlowChecker.check(file: path, options: options), context: context))
+            return .invalid(finished(.invalid(spec: path, error: error, options: options), context: context))
         }
     }
 

@@ -52,6 +52,14 @@ public struct CheckReport: Sendable {
     /// The data keys whose values are never printed.
     public var secrets: Set<String>
 
+    /// The report of a spec that could not be checked: verdict `invalid`, every problem in `error`.
+    public static func invalid(spec: String, name: String? = nil, error: InvalidSpecError, options: CheckOptions,
+                               seconds: Double = 0) -> CheckReport {
+        CheckReport(spec: spec, name: name, verdict: .invalid, violations: [], lint: Lint(),
+                    stats: Stats(depth: options.limits.depth, seconds: seconds), stoppedBy: nil, error: error,
+                    warnings: [], strict: options.strict, secrets: [])
+    }
+
     /// The process exit code for this report alone.
     public var exitCode: Int32 { verdict.exitCode }
 }
@@ -70,9 +78,7 @@ public enum FlowChecker {
             let model = try SpecLoader.load(file: path)
             return check(model, source: path, options: options, start: start)
         } catch {
-            return CheckReport(spec: path, name: nil, verdict: .invalid, violations: [], lint: Lint(),
-                               stats: Stats(depth: options.limits.depth, seconds: Date().timeIntervalSince(start)),
-                               stoppedBy: nil, error: error, warnings: [], strict: options.strict, secrets: [])
+            return .invalid(spec: path, error: error, options: options, seconds: Date().timeIntervalSince(start))
         }
     }
 
@@ -83,9 +89,7 @@ public enum FlowChecker {
         do {
             return check(try flow.model(), source: source, options: options, start: start)
         } catch {
-            return CheckReport(spec: source, name: flow.name, verdict: .invalid, violations: [], lint: Lint(),
-                               stats: Stats(depth: options.limits.depth), stoppedBy: nil, error: error,
-                               warnings: [], strict: options.strict, secrets: [])
+            return .invalid(spec: source, name: flow.name, error: error, options: options)
         }
     }
 
