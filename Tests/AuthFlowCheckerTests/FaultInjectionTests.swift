@@ -87,7 +87,7 @@ import Testing
         // ssoEmail adds the email but has no transition: a naive session keeps the email after rejecting it.
         let found = try check("several-sites") { NaiveSession(model: $0, pushBeforeValidating: true) }
         let first = try #require(found.first)
-        #expect(first.site == "undo-mismatch@email.ssoEmail")
+        #expect(first.site.description == "undo-mismatch@email.ssoEmail")
         #expect(first.length == 1)
         #expect(first.message == "rejecting ssoEmail changed the runtime: the runtime holds 1 data keys, expected 0 {}")
     }
@@ -99,7 +99,7 @@ import Testing
                                         to: model.state(named: "password")!)
         let found = try check("no-exit") { NaiveSession(model: $0, extraRows: [conflicting]) }
         let first = try #require(found.first)
-        #expect(first.site == "divergence@mfaCode.resend")
+        #expect(first.site.description == "divergence@mfaCode.resend")
         #expect(first.length == 4)
         #expect(first.message.contains("the runtime is at password, expected mfaCode"))
         // Our own machine refuses the same conflict outright.

@@ -35,7 +35,7 @@ struct ExpectedSites: CustomStringConvertible, Sendable {
     func brokenVariantReportsExactlyTheExpectedSites(_ expected: ExpectedSites) throws {
         let report = FlowChecker.check(file: Files.broken(expected.fixture))
         #expect(report.verdict == .violated)
-        #expect(report.violations.map(\.site) == expected.sites)
+        #expect(report.violations.map(\.site.description) == expected.sites)
         #expect(report.violations.map(\.length) == expected.lengths)
         for violation in report.violations {
             // The path starts at the initial frame and each step follows the table.
@@ -85,7 +85,7 @@ struct ExpectedSites: CustomStringConvertible, Sendable {
 
     @Test func propertyFilterKeepsOnlyTheChosenProperties() {
         let report = FlowChecker.check(file: Files.broken("several-sites"), options: CheckOptions(properties: [.deadlock]))
-        #expect(report.violations.map(\.site) == ["deadlock@help"])
+        #expect(report.violations.map(\.site.description) == ["deadlock@help"])
     }
 
     @Test func configurationLimitStopsTheRunAsIncomplete() throws {

@@ -65,11 +65,12 @@ public struct RuntimeExplorer: Sendable {
 
     /// Counts the stacks of at most `depth` forward events from the model alone (no runtime).
     ///
-    /// The count ``FlowCoverage`` makes level by level over the configuration graph, with no
+    /// Counted level by level over the configuration graph, as coverage counts them, with no
     /// limit on the configurations it stores (a count that overflows saturates at `Int.max`).
     /// - Complexity: O(C · m + depth · E) for C configurations and E deduplicated edges.
     public func countStacks(depth: Int) -> Int {
-        FlowCoverage.compute(model, depth: max(0, depth), limits: CheckLimits(depth: depth, maxConfigurations: .max)).stacks
+        ConfigurationGraph(model: model, limits: CheckLimits(depth: depth, maxConfigurations: .max))
+            .countStacks(depth: max(0, depth)).total
     }
 
     /// Walks every stack of at most `depth` events through `driver`, which must be at its root.

@@ -63,7 +63,7 @@ public struct FuzzFailure: Sendable {
     /// The run (0-based) that failed.
     public var run: Int
     /// The site violated.
-    public var site: FuzzSite
+    public var site: Site
     /// The path as walked, up to the failure.
     public var original: [FuzzAction]
     /// The shrunk path: no deletion, pair drop or value simplification keeps it failing.
@@ -278,11 +278,12 @@ struct CoverageTracker {
     let reachablePairs: Set<Int>
     var fullAt: Int?
 
+    /// Reachability comes from the configuration graph, by index (a search stopped by its limit
+    /// counts only what it found).
     init(model: FlowModel) {
         self.model = model
-        let verification = ModelChecker.verify(model, limits: CheckLimits(maxConfigurations: 1_000_000))
-        let unreachable = Set(verification.lint.unreachable)
-        let reachable = Set((0..<model.stateCount).filter { !unreachable.contains(model.states[$0]) })
+        let graph = ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000))
+        let reachable = Set((0..<model.stateCount).filter(graph.isReachable))
         self.reachable = reachable
         let stride = max(1, model.events.count)
         self.live = Set(reachable.flatMap { state in model.moves[state].filter { $0.target != nil }.map { state * stride + $0.event.index } })

@@ -24,21 +24,12 @@ public enum FuzzAction: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A site: which property broke where, the identity shrinking preserves.
-public struct FuzzSite: Hashable, Sendable, CustomStringConvertible {
-    public var property: Property
-    public var state: String
-    public var event: String?
-
-    public var description: String { event.map { "\(property.id)@\(state).\($0)" } ?? "\(property.id)@\(state)" }
-}
-
 /// What replaying a path found: the first violation, at which step, with the path up to it.
 public struct FuzzOutcome: Sendable {
     /// The violation, with the path of frames and values up to the breaking step.
     public var violation: Violation
     /// The violated site.
-    public var site: FuzzSite
+    public var site: Site
     /// The actions up to and including the breaking one.
     public var actions: [FuzzAction]
 }

@@ -20,7 +20,7 @@ struct Lockstep {
     var steps: [PathStep] = []
     var actions: [FuzzAction] = []
     /// The sites already reported in this run (spec properties are reported once per site).
-    var seen: Set<FuzzSite> = []
+    var seen: Set<Site> = []
 
     /// A lockstep run of `driver` against `rules.model` (the rules are computed once per fuzzer, not per run).
     init(rules: SiteRules, driver: any FlowDriver, properties: Set<Property>?) {
@@ -144,11 +144,8 @@ struct Lockstep {
     /// Checks the spec properties at the current frame; returns the first violation of an unseen site.
     mutating func check(after event: String?) -> FuzzOutcome? {
         let state = Int(top.state)
-        if let message = rules.unmetRequirement(state: state, keys: top.keys),
-           let found = violation(.unmetRequirement, state: top.state, event: nil, message) {
-            return found
-        }
-        for site in rules.stateSites(state) {
+        let unmet = rules.unmetRequirement(state: state, keys: top.keys)
+        for site in (unmet.map { [$0] } ?? []) + rules.stateSites(state) {
             if let found = violation(site.property, state: top.state, event: site.event, site.message) { return found }
         }
         return nil
@@ -157,7 +154,7 @@ struct Lockstep {
     /// A violation at the current path, unless the site was already reported in this run or its property is filtered out.
     mutating func violation(_ property: Property, state: Int32, event: String?, _ message: String) -> FuzzOutcome? {
         guard includes(property) else { return nil }
-        let site = FuzzSite(property: property, state: model.states[Int(state)], event: event)
+        let site = Site(property: property, state: model.states[Int(state)], event: event)
         guard seen.insert(site).inserted else { return nil }
         let violation = Violation(property: property, state: site.state, event: event, message: message, path: steps)
         return FuzzOutcome(violation: violation, site: site, actions: actions)

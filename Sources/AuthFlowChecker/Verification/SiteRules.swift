@@ -3,15 +3,9 @@ import AuthFlow
 /// The spec properties of section 3 as rules over one state (and, for requirements, its data).
 ///
 /// The complete search applies them at the first configuration of each state; the random-path
-/// tester applies them after every step. Both report the same sites with the same words.
+/// tester applies them after every step. Both report the same sites with the same words, as
+/// violations whose path the caller fills in.
 struct SiteRules {
-    /// A violated site of a state: its property, the event for `illegal-transition`, and why.
-    struct Site {
-        var property: Property
-        var event: String?
-        var message: String
-    }
-
     let model: FlowModel
     /// Whether a terminal state is reachable from each state by legal forward moves.
     let canExit: [Bool]
@@ -42,24 +36,29 @@ struct SiteRules {
         self.hasOutgoingRow = outgoing
     }
 
-    /// Why the frame `(state, keys)` breaks its state's input contract, or nil.
-    func unmetRequirement(state: Int, keys: UInt64) -> String? {
+    /// The `unmet-requirement` violation of the frame `(state, keys)`, if it breaks its state's input contract.
+    func unmetRequirement(state: Int, keys: UInt64) -> Violation? {
         let missing = model.requires[state].bits & ~keys
         guard missing != 0 else { return nil }
         let name = model.states[state]
-        return "\(name) requires \(model.names(of: KeySet(bits: missing)).joined(separator: ", ")), "
-            + "but the data is {\(model.names(of: KeySet(bits: keys)).joined(separator: ", "))}"
+        return violation(.unmetRequirement, state, "\(name) requires \(model.names(of: KeySet(bits: missing)).joined(separator: ", ")), "
+            + "but the data is {\(model.names(of: KeySet(bits: keys)).joined(separator: ", "))}")
+    }
+
+    /// A violation at `state` with no path yet.
+    private func violation(_ property: Property, _ state: Int, event: String? = nil, _ message: String) -> Violation {
+        Violation(property: property, state: model.states[state], event: event, message: message, path: [])
     }
 
     /// The sites `state` violates whatever its data: illegal transitions, then terminal-exit, deadlock or no-exit.
-    func stateSites(_ state: Int) -> [Site] {
+    func stateSites(_ state: Int) -> [Violation] {
         let name = model.states[state]
         let moves = model.moves[state]
-        var sites: [Site] = []
+        var sites: [Violation] = []
         for move in moves where move.target == nil {
             let event = model.events[move.event.index]
-            sites.append(Site(property: .illegalTransition, event: event,
-                              message: "\(name) emits \(event), but the table has no transition from \(name) on \(event)"))
+            sites.append(violation(.illegalTransition, state, event: event,
+                                   "\(name) emits \(event), but the table has no transition from \(name) on \(event)"))
         }
         if model.isTerminal[state] {
             if !moves.isEmpty || hasOutgoingRow[state] {
@@ -67,13 +66,13 @@ struct SiteRules {
                 if !moves.isEmpty { parts.append("emits \(moves.map { model.events[$0.event.index] }.joined(separator: ", "))") }
                 let targets = model.rows.filter { $0.from.index == state }.map { "\(model.events[$0.event.index]) → \(model.states[$0.to.index])" }
                 if !targets.isEmpty { parts.append("has outgoing transitions \(targets.joined(separator: ", "))") }
-                sites.append(Site(property: .terminalExit, message: "\(name) is terminal but \(parts.joined(separator: " and "))"))
+                sites.append(violation(.terminalExit, state, "\(name) is terminal but \(parts.joined(separator: " and "))"))
             }
         } else if !moves.contains(where: { $0.target != nil }) {
             let why = moves.isEmpty ? "its step emits no events" : "none of the events it emits has a transition"
-            sites.append(Site(property: .deadlock, message: "\(name) is not terminal and has no legal forward move: \(why)"))
+            sites.append(violation(.deadlock, state, "\(name) is not terminal and has no legal forward move: \(why)"))
         } else if !canExit[state] {
-            sites.append(Site(property: .noExit, message: "\(name) has forward moves, but no terminal state is reachable from it"))
+            sites.append(violation(.noExit, state, "\(name) has forward moves, but no terminal state is reachable from it"))
         }
         return sites
     }

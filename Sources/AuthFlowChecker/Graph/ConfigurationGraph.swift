@@ -1,0 +1,170 @@
+import AuthFlow
+import Foundation
+
+/// A configuration of the spec's semantics: a state and the set of data keys collected.
+struct Configuration: Hashable, Sendable {
+    var state: Int32
+    var keys: UInt64
+}
+
+/// Every reachable `(state, data keys)` configuration of a flow, found once by one breadth-first search.
+///
+/// The complete checker derives its sites, shortest paths and lint from it; coverage counts
+/// stacks over its edges; the random-path tester reads reachability from it by index. Building it
+/// once is the only search of the configuration space any of them makes.
+///
+/// What it holds, by configuration index (breadth-first order, the root at 0):
+/// - `configurations[i]`, the frame; `parent[i]` and `via[i]`, the configuration and the event
+///   that first reached it (-1 at the root), so a shortest path is a walk up the parents;
+/// - its outgoing edges `edges(of: i)`: one per distinct child frame, in the step's `emits` order.
+///   When two events push the same frame the edge counts for the earlier event, exactly as the
+///   runtime walk deduplicates siblings; each edge names the table row that fires.
+///
+/// When a limit stops the search (`stoppedBy`), the configurations found are kept but the ones
+/// not expanded have no edges: counts over the graph are then lower bounds.
+///
+/// - Complexity: building is O(C · m) time and O(C + E) memory for C configurations, m events per
+///   step and E deduplicated edges.
+package struct ConfigurationGraph: Sendable {
+    /// The flow.
+    package let model: FlowModel
+    /// Reachable configurations in breadth-first order; index 0 is the root.
+    let configurations: [Configuration]
+    /// The configuration each one was first reached from, or -1 for the root.
+    let parent: [Int32]
+    /// The raw event id that first reached each configuration, or -1 for the root.
+    let via: [Int32]
+    /// The edges of configuration `i` are `edgeStart[i] ..< edgeStart[i + 1]`.
+    let edgeStart: [Int]
+    /// Per edge: the child configuration's index.
+    let edgeTarget: [Int32]
+    /// Per edge: the index in ``FlowModel/rows`` of the row that fires.
+    let edgeRow: [Int32]
+    /// Per state: the first configuration (breadth-first) in that state, or -1 when unreachable.
+    let firstOfState: [Int32]
+    /// Per state: the first configuration whose data lacks a key the state requires, or -1.
+    let firstUnmet: [Int32]
+    /// The limit that stopped the search, if one did.
+    package let stoppedBy: StopReason?
+
+    /// Searches `model`'s configuration graph breadth-first within `limits`.
+    ///
+    /// Reports progress to ``CheckProgress/current`` every 1,024 configurations expanded, and
+    /// stops at `limits.maxConfigurations` stored or `limits.timeout` seconds after `start`.
+    package init(model: FlowModel, limits: CheckLimits = CheckLimits(), start: Date = Date()) {
+        self.model = model
+        let stateCount = model.stateCount
+        var rowOf: [Int64: Int32] = [:]
+        for (i, row) in model.rows.enumerated() {
+            rowOf[Int64(row.from.rawValue) << 32 | Int64(row.event.rawValue)] = Int32(i)
+        }
+        let requires = model.requires.map(\.bits)
+        let progress = CheckProgress.current
+
+        var index: [Configuration: Int32] = [:]
+        var configurations: [Configuration] = []
+        var parent: [Int32] = []
+        var via: [Int32] = []
+        var level: [Int32] = []
+        var edgeStart: [Int] = []
+        var edgeTarget: [Int32] = []
+        var edgeRow: [Int32] = []
+        var firstOfState = [Int32](repeating: -1, count: stateCount)
+        var firstUnmet = [Int32](repeating: -1, count: stateCount)
+        var stoppedBy: StopReason?
+
+        func discover(_ configuration: Configuration, from parentIndex: Int32, event: Int32) -> Int32 {
+            let position = Int32(configurations.count)
+            index[configuration] = position
+            configurations.append(configuration)
+            parent.append(parentIndex)
+            via.append(event)
+            level.append(parentIndex < 0 ? 0 : level[Int(parentIndex)] + 1)
+            let state = Int(configuration.state)
+            if firstOfState[state] < 0 { firstOfState[state] = position }
+            if firstUnmet[state] < 0, requires[state] & ~configuration.keys != 0 { firstUnmet[state] = position }
+            return position
+        }
+
+        _ = discover(Configuration(state: model.initial.rawValue, keys: 0), from: -1, event: -1)
+        var head = 0
+        search: while head < configurations.count {
+            let configuration = configurations[head]
+            edgeStart.append(edgeTarget.count)
+            let first = edgeTarget.count
+            for move in model.moves[Int(configuration.state)] {
+                guard let target = move.target else { continue }
+                let child = Configuration(state: target.rawValue, keys: configuration.keys | move.adds.bits)
+                let position: Int32
+                if let known = index[child] {
+                    position = known
+                } else {
+                    if configurations.count >= limits.maxConfigurations {
+                        stoppedBy = .maxConfigurations(limits.maxConfigurations)
+                        break search
+                    }
+                    position = discover(child, from: Int32(head), event: move.event.rawValue)
+                }
+                // Only siblings can push the same frame; the earlier event keeps it.
+                if edgeTarget[first...].contains(position) { continue }
+                edgeTarget.append(position)
+                edgeRow.append(rowOf[Int64(configuration.state) << 32 | Int64(move.event.rawValue)]!)
+            }
+            head += 1
+            if head & 1023 == 0 {
+                progress?.update(.configurations, count: configurations.count, depth: Int(level[head - 1]))
+                if let timeout = limits.timeout, Date().timeIntervalSince(start) > timeout {
+                    stoppedBy = .timeout(seconds: timeout)
+                    break
+                }
+            }
+        }
+        // Configurations the search did not expand (it stopped early) have no edges.
+        while edgeStart.count < configurations.count { edgeStart.append(edgeTarget.count) }
+        edgeStart.append(edgeTarget.count)
+
+        self.configurations = configurations
+        self.parent = parent
+        self.via = via
+        self.edgeStart = edgeStart
+        self.edgeTarget = edgeTarget
+        self.edgeRow = edgeRow
+        self.firstOfState = firstOfState
+        self.firstUnmet = firstUnmet
+        self.stoppedBy = stoppedBy
+    }
+
+    /// The number of configurations found.
+    package var count: Int { configurations.count }
+
+    /// Whether some configuration of `state` was found.
+    package func isReachable(_ state: Int) -> Bool { firstOfState[state] >= 0 }
+
+    /// Whether `row` fires from some configuration found: its `from` state is reached and emits its event.
+    package func fires(_ row: FlowModel.Row) -> Bool {
+        isReachable(row.from.index) && model.moves[row.from.index].contains { $0.event == row.event }
+    }
+
+    /// The number of states some configuration is in.
+    package var reachableStates: Int { firstOfState.lazy.filter { $0 >= 0 }.count }
+
+    /// The edges of configuration `i`, as indices into ``edgeTarget`` and ``edgeRow``.
+    func edges(of i: Int) -> Range<Int> { edgeStart[i]..<edgeStart[i + 1] }
+
+    /// The shortest path from the root to configuration `position`, one step per frame.
+    func path(to position: Int32) -> [PathStep] {
+        var chain: [Int32] = []
+        var cursor = position
+        while cursor >= 0 {
+            chain.append(cursor)
+            cursor = parent[Int(cursor)]
+        }
+        return chain.reversed().map { at in
+            let configuration = configurations[Int(at)]
+            let event = via[Int(at)]
+            return PathStep(event: event < 0 ? nil : model.events[Int(event)],
+                            state: model.states[Int(configuration.state)],
+                            data: model.names(of: KeySet(bits: configuration.keys)))
+        }
+    }
+}

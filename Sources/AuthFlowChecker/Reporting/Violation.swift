@@ -1,0 +1,27 @@
+/// A violated site with its shortest counterexample.
+public struct Violation: Hashable, Sendable {
+    /// The property violated.
+    public var property: Property
+    /// The state of the site.
+    public var state: String
+    /// The event of the site (for `illegal-transition`; the offending event for runtime properties).
+    public var event: String?
+    /// Why it is a violation, in words.
+    public var message: String
+    /// The path from the initial frame; its length is `path.count - 1` events.
+    public var path: [PathStep]
+
+    public init(property: Property, state: String, event: String? = nil, message: String, path: [PathStep]) {
+        self.property = property
+        self.state = state
+        self.event = event
+        self.message = message
+        self.path = path
+    }
+
+    /// The number of events in the counterexample.
+    public var length: Int { max(0, path.count - 1) }
+
+    /// Where it is violated; prints as `property@state` or `property@state.event`.
+    public var site: Site { Site(property: property, state: state, event: event) }
+}
