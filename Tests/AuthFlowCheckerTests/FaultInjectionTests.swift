@@ -89,7 +89,7 @@ import Testing
         let first = try #require(found.first)
         #expect(first.site.description == "undo-mismatch@email.ssoEmail")
         #expect(first.length == 1)
-        #expect(first.message == "rejecting ssoEmail changed the runtime: the runtime holds 1 data keys, expected 0 {}")
+        #expect(first.message == "rejecting ssoEmail changed the runtime: the runtime holds 1 data keys, expected 0 {}; email is #2, expected absent")
     }
 
     @Test func machineThatOverwritesAConflictingTransitionIsCaught() throws {
@@ -109,6 +109,53 @@ import Testing
                 Transition(from: "mfaCode", on: "resend", to: "password"),
             ])
         }
+    }
+
+    /// A runtime that stores a placeholder instead of what the user typed, for every key.
+    final class CorruptsValues: ForwardingDriver {
+        override func value(of key: KeyID) -> FlowValue? { real.value(of: key).map { _ in .string("corrupt") } }
+    }
+
+    @Test func everyDifferenceOfAFrameIsReportedNotOnlyTheFirst() throws {
+        let found = try check("mfa-bypass") { CorruptsValues(model: $0) }
+        let first = try #require(found.first)
+        #expect(first.site.description == "divergence@password.knownEmail")
+        #expect(first.message == "after knownEmail, email is corrupt, expected #2; account is corrupt, expected #2")
+        let mismatch = try #require(first.mismatch)
+        #expect(mismatch.differences == [.value(key: "email", actual: "corrupt", expected: "#2"),
+                                         .value(key: "account", actual: "corrupt", expected: "#2")])
+        #expect(CounterexampleRenderer.frameDiff(mismatch, step: first.length) == [
+            "   frame after step 2 (− expected by the spec, + actual in the runtime):",
+            "       state    password",
+            "       history  3 frames",
+            "     − email    #2",
+            "     + email    corrupt",
+            "     − account  #2",
+            "     + account  corrupt",
+        ])
+        // The random-path tester asks the same comparator, so it reports both keys too.
+        let model = try Files.model(Files.broken("mfa-bypass"))
+        let fuzz = FlowFuzzer(model: model) { CorruptsValues(model: model) }.run(FuzzOptions(runs: 50, seed: 1))
+        let failure = try #require(fuzz.failure)
+        #expect(failure.violation.mismatch?.differences.count == 2)
+    }
+
+    /// A runtime that loses the secrets it holds: a token overwritten by a placeholder.
+    final class CorruptsSecrets: ForwardingDriver {
+        override func value(of key: KeyID) -> FlowValue? {
+            model.secrets.contains(key) ? real.value(of: key).map { _ in .string("leaked-\(key.rawValue)") } : real.value(of: key)
+        }
+    }
+
+    @Test func aSecretThatDiffersIsNamedButNotPrinted() throws {
+        let found = try check("mfa-bypass") { CorruptsSecrets(model: $0) }
+        let first = try #require(found.first)
+        #expect(first.site.description == "divergence@authenticated.passwordAccepted")
+        #expect(first.message == "after passwordAccepted, session is not the value expected (<redacted>)")
+        let lines = CounterexampleRenderer.frameDiff(try #require(first.mismatch), step: first.length)
+        #expect(lines.contains("     − session  <redacted>"))
+        #expect(lines.contains("     + session  <redacted>"))
+        #expect(!lines.joined().contains("leaked"))
     }
 
     @Test func theRealRuntimeAgreesOnEveryFixtureAndSpec() throws {

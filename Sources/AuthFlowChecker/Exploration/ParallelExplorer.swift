@@ -94,7 +94,7 @@ public struct ParallelExplorer: Sendable {
         let tasks: [Task]
         var next = 0
         var stacks = 0
-        var sites: [WalkSite: FoundViolation] = [:]
+        var sites: [Site: FoundViolation] = [:]
         var stoppedBy: StopReason?
         var counted = 0
         var stop = false

@@ -231,13 +231,6 @@ struct ExpectedChange {
     var previous: Int
 }
 
-/// A place a runtime violation is reported at: one per property, state and event.
-struct WalkSite: Hashable {
-    var property: Property
-    var state: Int32
-    var event: Int32
-}
-
 /// A violation with the breadth-first order of where it was found: path length, then the moves taken.
 struct FoundViolation: Sendable {
     var order: [Int32]
@@ -268,8 +261,7 @@ struct Walk<Driver: FlowDriver> {
     var log: PointerStack<ExpectedChange>
     var stacks = 0
     var stoppedBy: StopReason?
-    var sites: [WalkSite: FoundViolation] = [:]
-    var resyncs = 0
+    var sites: [Site: FoundViolation] = [:]
     /// Where to report progress, every 4096 stacks; `nil` for nowhere.
     var progress: CheckProgress?
     /// When set, called every 4096 stacks with the stacks counted since the last call instead of
@@ -450,9 +442,10 @@ struct Walk<Driver: FlowDriver> {
             return
         }
         if !matches(state: parent.state, keys: parent.keys) {
-            let problem = mismatch(state: parent.state, keys: parent.keys) ?? "the runtime changed while it was compared"
+            let found = mismatch(state: parent.state, keys: parent.keys)
+            let problem = found?.summary ?? "the runtime changed while it was compared"
             nodes.append(child)
-            report(.undoMismatch, state: child.state, event: child.event, pathLength: nodes.count - 1) { model in
+            report(.undoMismatch, state: child.state, event: child.event, pathLength: nodes.count - 1, mismatch: found) { model in
                 "after undoing \(model.events[Int(child.event)]) from \(model.states[Int(child.state)]), \(problem)"
             }
             nodes.removeLast()
@@ -475,33 +468,14 @@ struct Walk<Driver: FlowDriver> {
         return true
     }
 
-    /// Compares the runtime with the model's top frame; returns what differs, or nil.
-    func mismatch(state: Int32, keys: UInt64) -> String? {
-        let runtimeState = driver.state
-        if runtimeState.rawValue != state {
-            let name = runtimeState.index >= 0 && runtimeState.index < model.states.count ? model.states[runtimeState.index] : "\(runtimeState)"
-            return "the runtime is at \(name), expected \(model.states[Int(state)])"
-        }
-        if driver.height != nodes.count {
-            return "the runtime's history holds \(driver.height) frames, expected \(nodes.count)"
-        }
-        let count = keys.nonzeroBitCount
-        if driver.dataCount != count {
-            return "the runtime holds \(driver.dataCount) data keys, expected \(count) {\(model.names(of: KeySet(bits: keys)).joined(separator: ", "))}"
-        }
-        for key in KeySet(bits: keys) {
-            let want = FlowValue.int(expected[key.index])
-            if driver.value(of: key) != want {
-                if model.secrets.contains(key) { return "\(model.keys[key.index]) is not the value expected (<redacted>)" }
-                return "\(model.keys[key.index]) is \(Self.display(driver.value(of: key))), expected \(Self.display(want))"
-            }
-        }
-        return nil
+    /// Compares the runtime with the model's frame `(state, keys)` at the top of the walk's stack; every difference, or nil.
+    func mismatch(state: Int32, keys: UInt64) -> FrameMismatch? {
+        FrameComparator(model: model).compare(driver, state: state, height: nodes.count, keys: keys,
+                                              expected: { .int(expected[$0.index]) }, display: Self.display)
     }
 
     /// A value as reports show it: the explorer's values read `#N`, "the value step N entered".
-    static func display(_ value: FlowValue?) -> String {
-        guard let value else { return "absent" }
+    static func display(_ value: FlowValue) -> String {
         if case let .int(token) = value, token >= 1 << 32 { return "#\((token >> 32) - 1)" }
         return "\(value)"
     }
@@ -511,8 +485,9 @@ struct Walk<Driver: FlowDriver> {
         let node = nodes[nodes.count - 1]
         let state = Int(node.state)
         if !matches(state: node.state, keys: node.keys) {
-            let problem = mismatch(state: node.state, keys: node.keys) ?? "the runtime changed while it was compared"
-            report(.divergence, state: node.state, event: node.event, pathLength: nodes.count - 1) { model in
+            let found = mismatch(state: node.state, keys: node.keys)
+            let problem = found?.summary ?? "the runtime changed while it was compared"
+            report(.divergence, state: node.state, event: node.event, pathLength: nodes.count - 1, mismatch: found) { model in
                 node.event < 0 ? "at the start, \(problem)" : "after \(model.events[Int(node.event)]), \(problem)"
             }
             if nodes.count > 1 { prune() } else { resync() }
@@ -538,8 +513,9 @@ struct Walk<Driver: FlowDriver> {
                     return
                 }
                 if !matches(state: node.state, keys: node.keys) {
-                    let problem = mismatch(state: node.state, keys: node.keys) ?? "the runtime changed while it was compared"
-                    report(.undoMismatch, state: node.state, event: event.rawValue, pathLength: nodes.count - 1) { model in
+                    let found = mismatch(state: node.state, keys: node.keys)
+                    let problem = found?.summary ?? "the runtime changed while it was compared"
+                    report(.undoMismatch, state: node.state, event: event.rawValue, pathLength: nodes.count - 1, mismatch: found) { model in
                         "rejecting \(model.events[event.index]) changed the runtime: \(problem)"
                     }
                     resync()
@@ -559,8 +535,9 @@ struct Walk<Driver: FlowDriver> {
                 }
                 resync()
             } else if !matches(state: node.state, keys: node.keys) {
-                let problem = mismatch(state: node.state, keys: node.keys) ?? "the runtime changed while it was compared"
-                report(.undoMismatch, state: node.state, event: -1, pathLength: nodes.count - 1) { _ in
+                let found = mismatch(state: node.state, keys: node.keys)
+                let problem = found?.summary ?? "the runtime changed while it was compared"
+                report(.undoMismatch, state: node.state, event: -1, pathLength: nodes.count - 1, mismatch: found) { _ in
                     "a refused back changed the runtime: \(problem)"
                 }
                 resync()
@@ -570,7 +547,6 @@ struct Walk<Driver: FlowDriver> {
 
     /// Puts the runtime back in step with the model after a disagreement: reset and replay the path.
     mutating func resync() {
-        resyncs += 1
         driver.reset()
         for (i, node) in nodes.enumerated().dropFirst() {
             let event = EventID(node.event)
@@ -580,8 +556,9 @@ struct Walk<Driver: FlowDriver> {
 
     /// Records a violation at a site, keeping the shortest (then first) occurrence; `message` is
     /// only evaluated when this occurrence is kept.
-    mutating func report(_ property: Property, state: Int32, event: Int32, pathLength: Int, _ message: (FlowModel) -> String) {
-        let site = WalkSite(property: property, state: state, event: event)
+    mutating func report(_ property: Property, state: Int32, event: Int32, pathLength: Int, mismatch: FrameMismatch? = nil,
+                         _ message: (FlowModel) -> String) {
+        let site = Site(property: property, state: model.states[Int(state)], event: event < 0 ? nil : model.events[Int(event)])
         var order = [Int32(pathLength)]
         order.reserveCapacity(nodes.count)
         for node in nodes.dropFirst() { order.append(node.viaMove) }
@@ -594,7 +571,7 @@ struct Walk<Driver: FlowDriver> {
         }
         sites[site] = FoundViolation(order: order, violation: Violation(
             property: property, state: model.states[Int(state)], event: event < 0 ? nil : model.events[Int(event)],
-            message: message(model), path: path))
+            message: message(model), path: path, mismatch: mismatch))
     }
 
     /// The values the model expects after step `i` of the current path, secrets redacted.

@@ -68,9 +68,9 @@ struct Lockstep {
                 return (true, violation(.undoMismatch, state: popped.state, event: nil,
                                         "back from \(model.states[Int(popped.state)]) was refused by the runtime, which the spec allows"))
             }
-            if let problem = mismatch() {
+            if let found = mismatch() {
                 return (true, violation(.undoMismatch, state: popped.state, event: nil,
-                                        "after back from \(model.states[Int(popped.state)]), \(problem)"))
+                                        "after back from \(model.states[Int(popped.state)]), \(found.summary)", mismatch: found))
             }
             return (true, check(after: "back"))
         case let .event(name, values):
@@ -90,8 +90,8 @@ struct Lockstep {
                     return (true, violation(.divergence, state: top.state, event: name,
                                             "the runtime accepted \(name) in \(model.states[Int(top.state)]), which has no transition"))
                 }
-                if let problem = mismatch() {
-                    return (true, violation(.undoMismatch, state: top.state, event: name, "rejecting \(name) changed the runtime: \(problem)"))
+                if let found = mismatch() {
+                    return (true, violation(.undoMismatch, state: top.state, event: name, "rejecting \(name) changed the runtime: \(found.summary)", mismatch: found))
                 }
                 return (true, nil)
             }
@@ -103,8 +103,8 @@ struct Lockstep {
                 return (true, violation(.divergence, state: from, event: name,
                                         "the runtime rejected \(name) from \(model.states[Int(from)]), which the table sends to \(model.states[target.index])"))
             }
-            if let problem = mismatch() {
-                return (true, violation(.divergence, state: target.rawValue, event: name, "after \(name), \(problem)"))
+            if let found = mismatch() {
+                return (true, violation(.divergence, state: target.rawValue, event: name, "after \(name), \(found.summary)", mismatch: found))
             }
             return (true, check(after: name))
         }
@@ -119,24 +119,10 @@ struct Lockstep {
         return PathStep(event: event, state: model.states[Int(top.state)], data: model.names(of: keys), values: values)
     }
 
-    /// What differs between the runtime and the model's top frame.
-    func mismatch() -> String? {
-        let state = driver.state
-        if state.rawValue != top.state {
-            let name = state.index >= 0 && state.index < model.stateCount ? model.states[state.index] : "\(state)"
-            return "the runtime is at \(name), expected \(model.states[Int(top.state)])"
-        }
-        if driver.height != frames.count { return "the runtime's history holds \(driver.height) frames, expected \(frames.count)" }
-        let keys = KeySet(bits: top.keys)
-        if driver.dataCount != keys.count { return "the runtime holds \(driver.dataCount) data keys, expected \(keys.count)" }
-        for key in keys {
-            let want = FlowValue.string(expected[key.index] ?? "")
-            if driver.value(of: key) != want {
-                let shown = model.secrets.contains(key) ? "<redacted>" : "\(driver.value(of: key).map { "\($0)" } ?? "absent")"
-                return "\(model.keys[key.index]) is \(shown), expected \(model.secrets.contains(key) ? "<redacted>" : "\(want)")"
-            }
-        }
-        return nil
+    /// Every difference between the runtime and the model's top frame, or nil.
+    func mismatch() -> FrameMismatch? {
+        FrameComparator(model: model).compare(driver, state: top.state, height: frames.count, keys: top.keys,
+                                              expected: { .string(expected[$0.index] ?? "") }, display: { "\($0)" })
     }
 
     func includes(_ property: Property) -> Bool { properties?.contains(property) ?? true }
@@ -152,11 +138,13 @@ struct Lockstep {
     }
 
     /// A violation at the current path, unless the site was already reported in this run or its property is filtered out.
-    mutating func violation(_ property: Property, state: Int32, event: String?, _ message: String) -> FuzzOutcome? {
+    mutating func violation(_ property: Property, state: Int32, event: String?, _ message: String,
+                            mismatch: FrameMismatch? = nil) -> FuzzOutcome? {
         guard includes(property) else { return nil }
         let site = Site(property: property, state: model.states[Int(state)], event: event)
         guard seen.insert(site).inserted else { return nil }
-        let violation = Violation(property: property, state: site.state, event: event, message: message, path: steps)
+        let violation = Violation(property: property, state: site.state, event: event, message: message, path: steps,
+                                  mismatch: mismatch)
         return FuzzOutcome(violation: violation, site: site, actions: actions)
     }
 }

@@ -31,8 +31,64 @@ public enum CounterexampleRenderer {
                 lines.append(line.trailingSpacesTrimmed)
             }
         }
+        if let mismatch = violation.mismatch {
+            lines += frameDiff(mismatch, step: violation.length, style: style)
+        }
         if let replay { lines.append("   replay: \(replay)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// The expected and the actual frame as one listing where only the lines that differ carry `−` or `+`.
+    ///
+    /// ```
+    ///    frame after step 2 (− expected by the spec, + actual in the runtime):
+    ///        state    password
+    ///      − history  3 frames
+    ///      + history  2 frames
+    ///        email    #2
+    ///      − account  #2
+    /// ```
+    public static func frameDiff(_ mismatch: FrameMismatch, step: Int, style: TextStyle = .plain) -> [String] {
+        let expected = mismatch.expected, actual = mismatch.actual
+        // Each field: its id (frame fields apart from data keys, which may be named `state`), name and values.
+        var fields: [(id: String, name: String, expected: String?, actual: String?)] = [
+            ("/state", "state", expected.state, actual.state),
+            ("/history", "history", "\(expected.height) frame\(expected.height == 1 ? "" : "s")",
+             "\(actual.height) frame\(actual.height == 1 ? "" : "s")"),
+        ]
+        let actualValues = Dictionary(actual.data.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        var listed = Set<String>()
+        for entry in expected.data {
+            listed.insert(entry.key)
+            fields.append((entry.key, entry.key, entry.value, actualValues[entry.key]))
+        }
+        for entry in actual.data where !listed.contains(entry.key) { fields.append((entry.key, entry.key, nil, entry.value)) }
+        let known = actual.data.count
+        if actual.dataCount != known {
+            fields.append(("/other", "(other keys)", nil, "\(actual.dataCount - known) the flow does not declare"))
+        }
+        // Which lines differ comes from the comparison, not from the printed values: two secrets both print `<redacted>`.
+        var differing = Set<String>()
+        for difference in mismatch.differences {
+            switch difference {
+            case .state: differing.insert("/state")
+            case .height: differing.insert("/history")
+            case .dataCount: differing.insert("/other")
+            case let .value(key, _, _): differing.insert(key)
+            }
+        }
+        let width = fields.map(\.name.count).max() ?? 0
+        var lines = ["   frame after step \(step) (− expected by the spec, + actual in the runtime):"]
+        for field in fields {
+            let name = field.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            if !differing.contains(field.id) {
+                lines.append("       \(name)  \(field.expected ?? "")".trailingSpacesTrimmed)
+                continue
+            }
+            if let value = field.expected { lines.append("     " + style.bad("− \(name)  \(value)")) }
+            if let value = field.actual { lines.append("     " + style.good("+ \(name)  \(value)")) }
+        }
+        return lines
     }
 
     /// `{email, session}` or, with values, `{email=a@b.c, session=<redacted>}`.

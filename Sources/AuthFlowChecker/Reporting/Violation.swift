@@ -10,13 +10,17 @@ public struct Violation: Hashable, Sendable {
     public var message: String
     /// The path from the initial frame; its length is `path.count - 1` events.
     public var path: [PathStep]
+    /// For a runtime that is not where the spec says after the last step: the expected and the actual frame.
+    public var mismatch: FrameMismatch?
 
-    public init(property: Property, state: String, event: String? = nil, message: String, path: [PathStep]) {
+    public init(property: Property, state: String, event: String? = nil, message: String, path: [PathStep],
+                mismatch: FrameMismatch? = nil) {
         self.property = property
         self.state = state
         self.event = event
         self.message = message
         self.path = path
+        self.mismatch = mismatch
     }
 
     /// The number of events in the counterexample.
