@@ -25,7 +25,7 @@ let package = Package(
             dependencies: ["AuthFlow", "AuthFlowChecker", "PropertyTesting"],
             path: "Benchmarks/authcheck-bench"
         ),
-        .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow"]),
+        .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "PropertyTesting"]),
         .testTarget(name: "PropertyTestingTests", dependencies: ["PropertyTesting"]),
         .testTarget(
             name: "AuthFlowCheckerTests",

@@ -1,3 +1,4 @@
+import PropertyTesting
 import Testing
 @testable import AuthFlow
 
@@ -298,7 +299,7 @@ struct MalformedJSON: Sendable, CustomTestStringConvertible {
              "transitions": [{"from": "start", "on": "go", "to": "ok"}], "n": -1.5e3}
             """.utf8)
         let seed: UInt64 = 0x5EED_0001
-        var rng = JSONTestRNG(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let insertable = Array(#"{}[]",:\0e-"#.utf8)
         var parsed = 0, refused = 0
         for _ in 0..<3_000 {
@@ -321,18 +322,5 @@ struct MalformedJSON: Sendable, CustomTestStringConvertible {
         }
         #expect(parsed + refused == 3_000)
         #expect(refused > 0)
-    }
-}
-
-/// A tiny seeded generator (SplitMix64), so the random JSON tests replay exactly.
-struct JSONTestRNG: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyTesting
 import Testing
 @testable import AuthFlow
 
@@ -111,7 +112,7 @@ import Testing
 
     @Test func seededRandomValuesRoundTrip() throws {
         let seed: UInt64 = 0xA11CE
-        var rng = JSONTestRNG(seed: seed)
+        var rng = SplitMix64(seed: seed)
         for round in 0..<300 {
             let value = Self.randomJSON(depth: 4, using: &rng)
             for pretty in [true, false] {
@@ -124,7 +125,7 @@ import Testing
     }
 
     /// A random finite JSON value; object keys are unique.
-    static func randomJSON(depth: Int, using rng: inout JSONTestRNG) -> JSON {
+    static func randomJSON(depth: Int, using rng: inout SplitMix64) -> JSON {
         let pieces = ["a", "é", "\"", "\\", "\n", "\u{1}", "日", "😀", " ", "/", "\u{7F}", "x-", "\u{2028}"]
         func text() -> String {
             (0..<Int(rng.next() % 6)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()

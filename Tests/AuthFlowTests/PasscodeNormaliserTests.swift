@@ -1,3 +1,4 @@
+import PropertyTesting
 import Testing
 @testable import AuthFlow
 
@@ -148,7 +149,7 @@ enum PasscodePolicies {
     @Test(arguments: PasscodePolicies.all)
     func idempotentAndAdmittedOnRandomInputs(_ policy: PasscodePolicy) {
         let seed: UInt64 = 0x5EED_CAFE
-        var rng = PasscodeRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let normaliser = PasscodeNormaliser(policy: policy)
         let pool = Self.troublesomeScalars + policy.alphabet.sorted { $0.value < $1.value }
         for iteration in 0..<2_000 {
@@ -246,7 +247,7 @@ enum PasscodePolicies {
         "가각éÉEe\u{0F73}\u{0344}\u{16D63}\u{16D67}ǅǆΣσς\u{1E9B}\u{0958}\u{2126}\u{212B}\u{1F1FA}\u{1F1F8}"
     ).unicodeScalars)
 
-    static func randomScalar(_ rng: inout PasscodeRandom) -> Unicode.Scalar {
+    static func randomScalar(_ rng: inout SplitMix64) -> Unicode.Scalar {
         while true {
             let value = UInt32(truncatingIfNeeded: rng.next() % 0x3_0000)
             if let scalar = Unicode.Scalar(value) { return scalar }
@@ -260,17 +261,4 @@ enum PasscodePolicies {
 /// `"E\u{301}"`, so it would hide exactly the composition bugs these tests look for.
 func scalars(_ text: String) -> [String] {
     text.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }
-}
-
-/// A small seeded generator (SplitMix64), so random tests replay exactly.
-struct PasscodeRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

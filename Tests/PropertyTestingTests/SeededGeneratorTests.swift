@@ -11,7 +11,7 @@ import Testing
 
     /// The first outputs of SplitMix64 from seed 1234567, as published with Java's SplittableRandom.
     @Test func matchesTheSplitMixReferenceVector() {
-        var splitMix = SplitMix64(state: 1_234_567)
+        var splitMix = SplitMix64(seed: 1_234_567)
         let outputs = (0..<3).map { _ in splitMix.next() }
         #expect(outputs == [6_457_827_717_110_365_317, 3_203_168_211_198_807_973, 9_817_491_932_198_370_423])
     }

@@ -208,55 +208,13 @@ public struct FlowFuzzer {
         return nil
     }
 
-    /// Shrinks a failing path to one no single simplification keeps failing at the same site.
+    /// Shrinks a failing path with ``PathShrinker``, replaying every candidate through the runtime.
     func shrink(_ outcome: FuzzOutcome, seed: UInt64, run: Int, options: FuzzOptions) -> FuzzFailure {
-        var best = outcome
-        var replays = 0
-        func attempt(_ candidate: [FuzzAction]) -> Bool {
-            guard replays < options.maxShrinkReplays else { return false }
-            replays += 1
-            guard let found = replay(candidate, properties: options.properties), found.site == outcome.site else { return false }
-            if found.actions.count < best.actions.count || (found.actions.count == best.actions.count && found.actions != best.actions) {
-                best = found
-                return true
-            }
-            return false
+        let shrunk = PathShrinker(maxReplays: options.maxShrinkReplays).shrink(outcome) { candidate in
+            replay(candidate, properties: options.properties)
         }
-        var improved = true
-        while improved && replays < options.maxShrinkReplays {
-            improved = false
-            // Delete segments, longest first, then single steps.
-            var size = max(1, best.actions.count / 2)
-            while size >= 1 {
-                var i = 0
-                while i + size <= best.actions.count {
-                    var candidate = best.actions
-                    candidate.removeSubrange(i..<(i + size))
-                    if attempt(candidate) { improved = true } else { i += 1 }
-                }
-                size /= 2
-            }
-            // Drop forward/back pairs wherever they sit.
-            var i = 0
-            while i + 1 < best.actions.count {
-                if case .event = best.actions[i], best.actions[i + 1] == .back {
-                    var candidate = best.actions
-                    candidate.removeSubrange(i...(i + 1))
-                    if attempt(candidate) { improved = true; continue }
-                }
-                i += 1
-            }
-            // Simplify values.
-            for j in best.actions.indices {
-                if case let .event(name, values?) = best.actions[j] {
-                    var candidate = best.actions
-                    candidate[j] = .event(name, values: nil)
-                    if attempt(candidate) { improved = true }
-                }
-            }
-        }
-        return FuzzFailure(seed: seed, run: run, site: best.site, original: outcome.actions, shrunk: best.actions,
-                           violation: best.violation, shrinkReplays: replays)
+        return FuzzFailure(seed: seed, run: run, site: shrunk.outcome.site, original: outcome.actions,
+                           shrunk: shrunk.outcome.actions, violation: shrunk.outcome.violation, shrinkReplays: shrunk.replays)
     }
 
     /// A value a user might type for `key`: ASCII, Unicode, empty, long.

@@ -1,4 +1,5 @@
 import AuthFlow
+import PropertyTesting
 
 /// Generates large, valid, realistic sign-in flows that hold every property: inputs for benchmarks and scale tests.
 ///
@@ -40,7 +41,7 @@ public enum SyntheticFlow {
         precondition(states >= 4, "a synthetic flow needs at least 4 states")
         precondition((2...KeySet.capacity).contains(keys), "a synthetic flow needs 2 to \(KeySet.capacity) keys")
         precondition(stageSize.lowerBound >= 1, "a stage has at least one screen")
-        var random = Random(seed: seed)
+        var random = SplitMix64(seed: seed)
         let screens = states - 2
         let success = screens, abort = screens + 1
 
@@ -180,26 +181,15 @@ public enum SyntheticFlow {
     static func screenName(_ screen: Int, stage: Int, entry: Int) -> String {
         "stage\(stage).screen\(screen - entry)"
     }
+}
 
-    /// SplitMix64: small, fast and the same on every platform, so a seed always gives the same flow.
-    struct Random {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
+/// A seed always gives the same flow: SplitMix64 is the same on every platform.
+private extension SplitMix64 {
+    mutating func int(in range: ClosedRange<Int>) -> Int {
+        range.lowerBound + Int(next() % UInt64(range.count))
+    }
 
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        mutating func int(in range: ClosedRange<Int>) -> Int {
-            range.lowerBound + Int(next() % UInt64(range.count))
-        }
-
-        mutating func chance(_ probability: Double) -> Bool {
-            Double(next() >> 11) / Double(1 << 53) < probability
-        }
+    mutating func chance(_ probability: Double) -> Bool {
+        Double(next() >> 11) / Double(1 << 53) < probability
     }
 }

@@ -21,7 +21,7 @@ public struct SeededGenerator: RandomNumberGenerator, Hashable, Sendable {
     /// The four words of xoshiro256** state are the first four outputs of SplitMix64 started at
     /// `seed`, as the xoshiro authors recommend.
     public init(seed: UInt64) {
-        var splitMix = SplitMix64(state: seed)
+        var splitMix = SplitMix64(seed: seed)
         s0 = splitMix.next()
         s1 = splitMix.next()
         s2 = splitMix.next()
