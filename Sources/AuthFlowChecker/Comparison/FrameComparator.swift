@@ -1,75 +1,5 @@
 import AuthFlow
 
-/// A frame as a report shows it: the state, the history height and each data key's value.
-public struct FrameSnapshot: Hashable, Sendable {
-    /// One data key and its value as printed (`<redacted>` for a secret).
-    public struct Entry: Hashable, Sendable {
-        public var key: String
-        public var value: String
-
-        public init(key: String, value: String) {
-            self.key = key
-            self.value = value
-        }
-    }
-
-    /// The state's name.
-    public var state: String
-    /// How many frames the history holds (1 at the root).
-    public var height: Int
-    /// The keys that have a value, in the flow's key order.
-    public var data: [Entry]
-    /// How many keys the runtime says it holds (keys the flow does not know included).
-    public var dataCount: Int
-
-    public init(state: String, height: Int, data: [Entry], dataCount: Int? = nil) {
-        self.state = state
-        self.height = height
-        self.data = data
-        self.dataCount = dataCount ?? data.count
-    }
-}
-
-/// The model's frame and the runtime's, at the step where they disagree, with every difference.
-public struct FrameMismatch: Hashable, Sendable {
-    /// One way the runtime's frame differs from the model's.
-    public enum Difference: Hashable, Sendable, CustomStringConvertible {
-        /// The runtime is in another state.
-        case state(actual: String, expected: String)
-        /// The runtime's history holds another number of frames.
-        case height(actual: Int, expected: Int)
-        /// The runtime holds another number of keys than the model (keys it alone knows included).
-        case dataCount(actual: Int, expected: Int, keys: [String])
-        /// A key's value differs; `nil` is absent, a secret's values are `<redacted>`.
-        case value(key: String, actual: String?, expected: String?)
-
-        public var description: String {
-            switch self {
-            case let .state(actual, expected):
-                return "the runtime is at \(actual), expected \(expected)"
-            case let .height(actual, expected):
-                return "the runtime's history holds \(actual) frames, expected \(expected)"
-            case let .dataCount(actual, expected, keys):
-                return "the runtime holds \(actual) data keys, expected \(expected) {\(keys.joined(separator: ", "))}"
-            case let .value(key, actual?, expected?) where actual == FlowReport.redacted && expected == FlowReport.redacted:
-                return "\(key) is not the value expected (\(FlowReport.redacted))"
-            case let .value(key, actual, expected):
-                return "\(key) is \(actual ?? "absent"), expected \(expected ?? "absent")"
-            }
-        }
-    }
-
-    /// The frame the spec's semantics expect.
-    public var expected: FrameSnapshot
-    /// The frame the runtime is in.
-    public var actual: FrameSnapshot
-    /// Every difference, state first, then the history, the key count, and the keys in order.
-    public var differences: [Difference]
-
-    /// The differences as one sentence, as violation messages quote them.
-    public var summary: String { differences.map(\.description).joined(separator: "; ") }
-}
-
 /// Compares the runtime under test with the model's frame: the one comparator every search uses.
 ///
 /// The exhaustive walk and the random-path tester both ask it, after every move they check, what
@@ -122,10 +52,4 @@ struct FrameComparator {
             actual: FrameSnapshot(state: actualStateName, height: driver.height, data: actualData, dataCount: driver.dataCount),
             differences: differences)
     }
-}
-
-/// Conventions every report shares.
-enum FlowReport {
-    /// What a secret key's value prints as.
-    static let redacted = "<redacted>"
 }

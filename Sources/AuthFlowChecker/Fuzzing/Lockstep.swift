@@ -114,7 +114,7 @@ struct Lockstep {
         let keys = KeySet(bits: top.keys)
         var values: [String: String] = [:]
         for key in keys {
-            values[model.keys[key.index]] = model.secrets.contains(key) ? "<redacted>" : (expected[key.index] ?? "?")
+            values[model.keys[key.index]] = model.secrets.contains(key) ? FlowReport.redacted : (expected[key.index] ?? "?")
         }
         return PathStep(event: event, state: model.states[Int(top.state)], data: model.names(of: keys), values: values)
     }

@@ -94,7 +94,7 @@ public enum CounterexampleRenderer {
     /// `{email, session}` or, with values, `{email=a@b.c, session=<redacted>}`.
     public static func dataText(_ step: PathStep, secrets: Set<String>) -> String {
         guard let values = step.values else { return "{\(step.data.joined(separator: ", "))}" }
-        let pairs = step.data.map { key in "\(key)=\(secrets.contains(key) ? "<redacted>" : (values[key] ?? "?"))" }
+        let pairs = step.data.map { key in "\(key)=\(secrets.contains(key) ? FlowReport.redacted : (values[key] ?? "?"))" }
         return "{\(pairs.joined(separator: ", "))}"
     }
 }

@@ -121,7 +121,7 @@ public enum ReportRenderer {
                 ]
                 if let values = step.values {
                     members.append(("values", .object(JSONObject(step.data.map { key in
-                        (key, JSON.string(secrets.contains(key) ? "<redacted>" : (values[key] ?? "?")))
+                        (key, JSON.string(secrets.contains(key) ? FlowReport.redacted : (values[key] ?? "?")))
                     }))))
                 }
                 return .object(JSONObject(members))

@@ -1,39 +1,6 @@
 import AuthFlow
 import Foundation
 
-/// Limits on a run, so no input can exhaust memory or time.
-public struct CheckLimits: Hashable, Sendable {
-    /// The default bound on stored configurations: about 5 million (a few hundred MB at most).
-    public static let defaultMaxConfigurations = 5_000_000
-
-    /// The depth bound of the runtime walk: stacks of at most `depth` forward events.
-    public var depth: Int
-    /// The most `(state, data keys)` configurations the complete search may store.
-    public var maxConfigurations: Int
-    /// Wall-clock seconds after which the run stops as `incomplete`; `nil` for none.
-    public var timeout: Double?
-
-    public init(depth: Int = 12, maxConfigurations: Int = defaultMaxConfigurations, timeout: Double? = nil) {
-        self.depth = depth
-        self.maxConfigurations = maxConfigurations
-        self.timeout = timeout
-    }
-}
-
-/// The result of the complete verification of a spec's configuration graph.
-public struct SpecVerification: Sendable {
-    /// One violation per site, each with a shortest counterexample, in breadth-first order.
-    public var violations: [Violation]
-    /// Unreachable states, dead transitions, unused data.
-    public var lint: Lint
-    /// Reachable states.
-    public var states: Int
-    /// Reachable `(state, data keys)` configurations.
-    public var configurations: Int
-    /// The limit that stopped the search, if one did (the verdict is then incomplete).
-    public var stoppedBy: StopReason?
-}
-
 /// Decides the spec properties of section 3 completely, by breadth-first search over `(state, data keys)`.
 ///
 /// The configuration graph is finite (data only grows, and back returns to a frame already

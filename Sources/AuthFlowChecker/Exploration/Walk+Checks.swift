@@ -1,0 +1,148 @@
+import AuthFlow
+
+/// What the walk checks at every node: the runtime's frame, enabled and rejected events, the back policy.
+extension Walk {
+    /// Whether the runtime is exactly at the model's frame: state, history height, data values.
+    @inline(__always)
+    func matches(state: Int32, keys: UInt64) -> Bool {
+        if driver.state.rawValue != state || driver.height != nodes.count || driver.dataCount != keys.nonzeroBitCount {
+            return false
+        }
+        var rest = keys
+        while rest != 0 {
+            let key = rest.trailingZeroBitCount
+            rest &= rest &- 1
+            guard case .int(let value)? = driver.value(of: KeyID(key)), value == expected[key] else { return false }
+        }
+        return true
+    }
+
+    /// Compares the runtime with the model's frame `(state, keys)` at the top of the walk's stack; every difference, or nil.
+    func mismatch(state: Int32, keys: UInt64) -> FrameMismatch? {
+        FrameComparator(model: model).compare(driver, state: state, height: nodes.count, keys: keys,
+                                              expected: { .int(expected[$0.index]) }, display: Self.display)
+    }
+
+    /// A value as reports show it: the explorer's values read `#N`, "the value step N entered".
+    static func display(_ value: FlowValue) -> String {
+        if case let .int(token) = value, token >= 1 << 32 { return "#\((token >> 32) - 1)" }
+        return "\(value)"
+    }
+
+    /// Checks the node just entered: frame, enabled events, rejected events, back policy.
+    mutating func checkNode() {
+        let node = nodes[nodes.count - 1]
+        let state = Int(node.state)
+        if !matches(state: node.state, keys: node.keys) {
+            let found = mismatch(state: node.state, keys: node.keys)
+            let problem = found?.summary ?? "the runtime changed while it was compared"
+            report(.divergence, state: node.state, event: node.event, pathLength: nodes.count - 1, mismatch: found) { model in
+                node.event < 0 ? "at the start, \(problem)" : "after \(model.events[Int(node.event)]), \(problem)"
+            }
+            if nodes.count > 1 { prune() } else { resync() }
+            return
+        }
+        for m in table.moves(of: state) {
+            let legal = table.target[m] >= 0
+            let event = EventID(table.event[m])
+            if driver.canHandle(event) != legal {
+                report(.divergence, state: node.state, event: event.rawValue, pathLength: nodes.count - 1) { model in
+                    "the runtime says \(model.events[event.index]) is \(legal ? "not " : "")enabled in \(model.states[state]); the table says it is \(legal ? "" : "not ")"
+                }
+                continue
+            }
+            if !legal {
+                // An illegal event must be rejected and change nothing.
+                let height = nodes.count + 1
+                if driver.send(event, value: { .int(RuntimeExplorer.token(height: height, event: event, key: $0)) }) {
+                    report(.divergence, state: node.state, event: event.rawValue, pathLength: nodes.count - 1) { model in
+                        "the runtime accepted \(model.events[event.index]) in \(model.states[state]), which has no transition"
+                    }
+                    resync()
+                    return
+                }
+                if !matches(state: node.state, keys: node.keys) {
+                    let found = mismatch(state: node.state, keys: node.keys)
+                    let problem = found?.summary ?? "the runtime changed while it was compared"
+                    report(.undoMismatch, state: node.state, event: event.rawValue, pathLength: nodes.count - 1, mismatch: found) { model in
+                        "rejecting \(model.events[event.index]) changed the runtime: \(problem)"
+                    }
+                    resync()
+                    return
+                }
+            }
+        }
+        let backAllowed = nodes.count > 1 && table.backAllowed[state]
+        if driver.canGoBack != backAllowed {
+            report(.divergence, state: node.state, event: -1, pathLength: nodes.count - 1) { model in
+                "the runtime says back is \(backAllowed ? "not " : "")possible in \(model.states[state]); the spec says it is \(backAllowed ? "" : "not")"
+            }
+        } else if !backAllowed && nodes.count > 1 {
+            if driver.back() {
+                report(.divergence, state: node.state, event: -1, pathLength: nodes.count - 1) { model in
+                    "the runtime let the user go back from \(model.states[state]), which the spec forbids"
+                }
+                resync()
+            } else if !matches(state: node.state, keys: node.keys) {
+                let found = mismatch(state: node.state, keys: node.keys)
+                let problem = found?.summary ?? "the runtime changed while it was compared"
+                report(.undoMismatch, state: node.state, event: -1, pathLength: nodes.count - 1, mismatch: found) { _ in
+                    "a refused back changed the runtime: \(problem)"
+                }
+                resync()
+            }
+        }
+    }
+
+    /// Puts the runtime back in step with the model after a disagreement: reset and replay the path.
+    mutating func resync() {
+        driver.reset()
+        for (i, node) in nodes.enumerated().dropFirst() {
+            let event = EventID(node.event)
+            _ = driver.send(event) { .int(RuntimeExplorer.token(height: i + 1, event: event, key: $0)) }
+        }
+    }
+
+    /// Records a violation at a site, keeping the shortest (then first) occurrence; `message` is
+    /// only evaluated when this occurrence is kept.
+    mutating func report(_ property: Property, state: Int32, event: Int32, pathLength: Int, mismatch: FrameMismatch? = nil,
+                         _ message: (FlowModel) -> String) {
+        let site = Site(property: property, state: model.states[Int(state)], event: event < 0 ? nil : model.events[Int(event)])
+        var order = [Int32(pathLength)]
+        order.reserveCapacity(nodes.count)
+        for node in nodes.dropFirst() { order.append(node.viaMove) }
+        if let existing = sites[site], !order.lexicographicallyPrecedes(existing.order) { return }
+        let path = nodes.enumerated().map { i, node in
+            PathStep(event: node.event < 0 ? nil : model.events[Int(node.event)],
+                     state: model.states[Int(node.state)],
+                     data: model.names(of: KeySet(bits: node.keys)),
+                     values: values(after: i, keys: node.keys))
+        }
+        sites[site] = FoundViolation(order: order, violation: Violation(
+            property: property, state: model.states[Int(state)], event: event < 0 ? nil : model.events[Int(event)],
+            message: message(model), path: path, mismatch: mismatch))
+    }
+
+    /// The values the model expects after step `i` of the current path, secrets redacted.
+    func values(after i: Int, keys: UInt64) -> [String: String] {
+        var result: [String: String] = [:]
+        for key in KeySet(bits: keys) {
+            if model.secrets.contains(key) {
+                result[model.keys[key.index]] = FlowReport.redacted
+                continue
+            }
+            // The token of the last frame at or below i that set the key.
+            var token = -1
+            for j in stride(from: i, through: 1, by: -1) {
+                let node = nodes[j]
+                let move = model.moves[Int(nodes[j - 1].state)][Int(node.viaMove)]
+                if move.adds.contains(key) {
+                    token = RuntimeExplorer.token(height: j + 1, event: EventID(node.event), key: key)
+                    break
+                }
+            }
+            result[model.keys[key.index]] = token < 0 ? "?" : Self.display(.int(token))
+        }
+        return result
+    }
+}

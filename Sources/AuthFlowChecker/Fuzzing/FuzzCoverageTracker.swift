@@ -1,0 +1,39 @@
+import AuthFlow
+
+/// Counts what random runs hit.
+struct FuzzCoverageTracker {
+    let model: FlowModel
+    var states: Set<Int> = []
+    var fired: Set<Int> = []
+    var pairs: Set<Int> = []
+    let reachable: Set<Int>
+    let live: Set<Int>
+    let reachablePairs: Set<Int>
+    var fullAt: Int?
+
+    /// Reachability comes from the configuration graph, by index (a search stopped by its limit
+    /// counts only what it found).
+    init(model: FlowModel) {
+        self.model = model
+        let graph = ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000))
+        let reachable = Set((0..<model.stateCount).filter(graph.isReachable))
+        self.reachable = reachable
+        let stride = max(1, model.events.count)
+        self.live = Set(reachable.flatMap { state in model.moves[state].filter { $0.target != nil }.map { state * stride + $0.event.index } })
+        self.reachablePairs = Set(reachable.flatMap { state in model.moves[state].map { state * stride + $0.event.index } })
+    }
+
+    mutating func enter(_ state: Int) { states.insert(state) }
+    mutating func tried(state: Int, event: Int) { pairs.insert(state * max(1, model.events.count) + event) }
+    mutating func fired(state: Int, event: Int) { fired.insert(state * max(1, model.events.count) + event) }
+    mutating func endRun(_ run: Int) {
+        if fullAt == nil, reachable.isSubset(of: states), live.isSubset(of: fired), reachablePairs.isSubset(of: pairs) { fullAt = run }
+    }
+
+    var summary: FuzzCoverage {
+        FuzzCoverage(statesHit: states.count, statesReachable: reachable.count,
+                     transitionsHit: fired.intersection(live).count, transitionsLive: live.count,
+                     pairsHit: pairs.intersection(reachablePairs).count, pairsReachable: reachablePairs.count,
+                     runsToFullCoverage: fullAt)
+    }
+}
