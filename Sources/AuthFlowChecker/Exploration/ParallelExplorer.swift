@@ -26,22 +26,22 @@ import Foundation
 ///
 /// - Complexity: O(S · m / workers) time for S stacks, plus the replays (O(p) per task);
 ///   O(depth) memory per worker plus the task list.
-public struct ParallelExplorer: Sendable {
+package struct ParallelExplorer: Sendable {
     /// The single-threaded explorer whose results this one reproduces.
-    public let explorer: RuntimeExplorer
+    package let explorer: RuntimeExplorer
     /// How many threads walk at once.
-    public let workers: Int
+    package let workers: Int
     /// How many tasks to aim for per worker (more balances better; each costs a replay).
-    public var tasksPerWorker = 32
+    package var tasksPerWorker = 32
 
     /// An explorer of `model` with `workers` threads (at least one).
-    public init(model: FlowModel, workers: Int) {
+    package init(model: FlowModel, workers: Int) {
         self.explorer = RuntimeExplorer(model: model)
         self.workers = max(1, workers)
     }
 
     /// Walks every stack of at most `depth` events, each worker driving a fresh ``FlowSession`` built from the model.
-    public func explore(depth: Int, timeout: Double? = nil) -> RuntimeExploration {
+    package func explore(depth: Int, timeout: Double? = nil) -> RuntimeExploration {
         let model = explorer.model
         return run(depth: depth, timeout: timeout) { SessionDriver(model: model) }
     }
@@ -53,7 +53,7 @@ public struct ParallelExplorer: Sendable {
     ///   - timeout: wall-clock seconds after which every worker stops (verdict incomplete).
     ///   - makeDriver: called once per worker, on that worker's thread; each runtime must be at its root.
     /// - Returns: the same stacks count and violations as the single-threaded walk.
-    public func explore<Driver: FlowDriver & SendableMetatype>(depth: Int, timeout: Double? = nil,
+    package func explore<Driver: FlowDriver & SendableMetatype>(depth: Int, timeout: Double? = nil,
                                                                makeDriver: @escaping @Sendable () -> Driver) -> RuntimeExploration {
         if Driver.self == SessionDriver.self {
             // Specialise the walk for the real runtime, whatever type the caller knew it by.

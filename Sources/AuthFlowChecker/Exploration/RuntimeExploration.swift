@@ -1,15 +1,15 @@
 import AuthFlow
 
 /// The result of driving the runtime through every undo stack up to a depth.
-public struct RuntimeExploration: Sendable {
+package struct RuntimeExploration: Sendable {
     /// Runtime violations (`undo-mismatch`, `divergence`), one per site, each with its shortest path.
-    public var violations: [Violation]
+    package var violations: [Violation]
     /// Distinct undo stacks visited (section 4's `stacks`), the root included.
-    public var stacks: Int
+    package var stacks: Int
     /// The depth bound.
-    public var depth: Int
+    package var depth: Int
     /// The limit that stopped the walk, if one did.
-    public var stoppedBy: StopReason?
+    package var stoppedBy: StopReason?
 }
 
 /// A violation with the breadth-first order of where it was found: path length, then the moves taken.

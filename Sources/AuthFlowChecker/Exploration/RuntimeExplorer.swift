@@ -24,12 +24,12 @@ import Foundation
 /// so it allocates nothing per node; the walk over a ``SessionDriver`` is specialised for it
 /// (whatever type the caller passes it as), so every runtime query is inlined. To split the walk
 /// between threads, see ``ParallelExplorer``.
-public struct RuntimeExplorer: Sendable {
+package struct RuntimeExplorer: Sendable {
     let model: FlowModel
     /// The model's moves as flat arrays, for the hot loop.
     let table: MoveTable
 
-    public init(model: FlowModel) {
+    package init(model: FlowModel) {
         self.model = model
         // For each state and move, the masks that make the move push the same frame as an earlier sibling.
         let duplicateMasks = model.moves.map { moves in
@@ -56,14 +56,14 @@ public struct RuntimeExplorer: Sendable {
     /// Counted level by level over the configuration graph, as coverage counts them, with no
     /// limit on the configurations it stores (a count that overflows saturates at `Int.max`).
     /// - Complexity: O(C · m + depth · E) for C configurations and E deduplicated edges.
-    public func countStacks(depth: Int) -> Int {
+    package func countStacks(depth: Int) -> Int {
         ConfigurationGraph(model: model, limits: CheckLimits(depth: depth, maxConfigurations: .max))
             .countStacks(depth: max(0, depth)).total
     }
 
     /// Walks every stack of at most `depth` events through `driver`, which must be at its root.
     /// - Complexity: O(S · m) time for S stacks; O(depth) memory.
-    public func explore<Driver: FlowDriver>(_ driver: Driver, depth: Int, timeout: Double? = nil) -> RuntimeExploration {
+    package func explore<Driver: FlowDriver>(_ driver: Driver, depth: Int, timeout: Double? = nil) -> RuntimeExploration {
         let deadline = timeout.map { Date().addingTimeInterval($0) }
         let progress = CheckProgress.current
         // The real runtime gets a walk specialised for it, whatever type the caller knew it by.

@@ -27,7 +27,7 @@ import Foundation
 /// State ids and data-key ids are the model's dense ids; the names appear in comments. Words are
 /// the smallest Promela type that holds the ids (`byte`, `short`, `int`), and data keys take one
 /// word per 8, 15 or 31 keys, so SPIN's state vector is as small as the model allows.
-public enum PromelaExporter {
+package enum PromelaExporter {
     /// Returns the Promela model of the stacks of at most `depth` forward events of `model`.
     ///
     /// - Parameters:
@@ -35,7 +35,7 @@ public enum PromelaExporter {
     ///   - depth: the bound on forward events (the stack holds at most `depth + 1` frames).
     /// - Returns: the model's source text, for `spin -a`.
     /// - Complexity: O(states + moves) text.
-    public static func export(_ model: FlowModel, depth: Int) -> String {
+    package static func export(_ model: FlowModel, depth: Int) -> String {
         let depth = max(0, depth)
         let layout = Layout(model: model, depth: depth)
         var out: [String] = []

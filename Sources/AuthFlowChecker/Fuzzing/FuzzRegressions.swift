@@ -6,10 +6,10 @@ import Foundation
 /// One JSON object per line: `{"site": "unmet-requirement@authenticated", "seed": 1, "path": ["startAuth", "knownEmail", "back"]}`.
 /// The path is what a person reads and edits; values are not saved (replay uses simple values,
 /// so a path that needs particular values is saved with them as `{"event": "e", "values": ["…"]}`).
-public enum FuzzRegressions {
+package enum FuzzRegressions {
     /// Reads every saved path; a missing file is an empty list.
     /// - Throws: ``InvalidSpecError``-style errors as ``RegressionFileError`` naming the line.
-    public static func read(_ path: String) throws(RegressionFileError) -> [[FuzzAction]] {
+    package static func read(_ path: String) throws(RegressionFileError) -> [[FuzzAction]] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw RegressionFileError(file: path, line: 0, message: "cannot be read")
@@ -53,7 +53,7 @@ public enum FuzzRegressions {
     }
 
     /// The line that saves `failure` (secret values are never saved: such steps keep simple values).
-    public static func line(for failure: FuzzFailure, model: FlowModel) -> String {
+    package static func line(for failure: FuzzFailure, model: FlowModel) -> String {
         let steps: [JSON] = failure.shrunk.map { action in
             switch action {
             case .back: return .string("back")
@@ -70,7 +70,7 @@ public enum FuzzRegressions {
     }
 
     /// Appends `failure` to the file at `path`, creating it.
-    public static func append(_ failure: FuzzFailure, model: FlowModel, to path: String) throws {
+    package static func append(_ failure: FuzzFailure, model: FlowModel, to path: String) throws {
         let line = self.line(for: failure, model: model) + "\n"
         if let handle = FileHandle(forWritingAtPath: path) {
             defer { try? handle.close() }
@@ -83,9 +83,9 @@ public enum FuzzRegressions {
 }
 
 /// A regressions file that cannot be read, with the line that is wrong.
-public struct RegressionFileError: Error, CustomStringConvertible, Sendable {
-    public var file: String
-    public var line: Int
-    public var message: String
-    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+package struct RegressionFileError: Error, CustomStringConvertible, Sendable {
+    package var file: String
+    package var line: Int
+    package var message: String
+    package var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }

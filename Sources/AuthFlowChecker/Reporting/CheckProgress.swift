@@ -12,12 +12,12 @@ import Foundation
 /// }
 /// // meanwhile, on a timer: progress.snapshot
 /// ```
-public final class CheckProgress: @unchecked Sendable {
+package final class CheckProgress: @unchecked Sendable {
     /// The progress of the check running in this task, if a display asked for it.
-    @TaskLocal public static var current: CheckProgress?
+    @TaskLocal package static var current: CheckProgress?
 
     /// The phase of a check.
-    public enum Phase: String, Sendable {
+    package enum Phase: String, Sendable {
         /// The complete search over `(state, data keys)` configurations.
         case configurations
         /// The runtime walk over undo stacks.
@@ -25,15 +25,15 @@ public final class CheckProgress: @unchecked Sendable {
     }
 
     /// The counters at one moment.
-    public struct Snapshot: Hashable, Sendable {
+    package struct Snapshot: Hashable, Sendable {
         /// The phase running.
-        public var phase: Phase
+        package var phase: Phase
         /// Configurations stored, or stacks driven, so far.
-        public var count: Int
+        package var count: Int
         /// The breadth-first level, or the height of the current stack, in forward events.
-        public var depth: Int
+        package var depth: Int
 
-        public init(phase: Phase, count: Int, depth: Int) {
+        package init(phase: Phase, count: Int, depth: Int) {
             self.phase = phase
             self.count = count
             self.depth = depth
@@ -43,13 +43,13 @@ public final class CheckProgress: @unchecked Sendable {
     private let lock = NSLock()
     private var current = Snapshot(phase: .configurations, count: 0, depth: 0)
 
-    public init() {}
+    package init() {}
 
     /// Records where the check is.
-    public func update(_ phase: Phase, count: Int, depth: Int) {
+    package func update(_ phase: Phase, count: Int, depth: Int) {
         lock.withLock { current = Snapshot(phase: phase, count: count, depth: depth) }
     }
 
     /// The latest counters.
-    public var snapshot: Snapshot { lock.withLock { current } }
+    package var snapshot: Snapshot { lock.withLock { current } }
 }

@@ -10,7 +10,7 @@ extension SyntheticFlow {
     /// try SpecLoader.load(json: text).spec == SyntheticFlow.make(states: 300, keys: 16, seed: 1)   // true
     /// ```
     /// - Complexity: O(size of the spec).
-    public static func json(_ spec: FlowSpec) -> String {
+    package static func json(_ spec: FlowSpec) -> String {
         var root: [(String, JSON)] = [("format", "authflow/1")]
         if let name = spec.name { root.append(("name", .string(name))) }
         if let description = spec.description { root.append(("description", .string(description))) }

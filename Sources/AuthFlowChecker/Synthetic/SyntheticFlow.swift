@@ -25,7 +25,7 @@ import PropertyTesting
 /// let model = try FlowModel(spec: spec)
 /// ModelChecker.verify(model).violations.isEmpty   // true
 /// ```
-public enum SyntheticFlow {
+package enum SyntheticFlow {
     /// Returns a flow of `states` states (screens plus the two terminals) over `keys` data keys.
     ///
     /// - Parameters:
@@ -36,7 +36,7 @@ public enum SyntheticFlow {
     ///   - name: the flow's name; by default one that states the arguments.
     /// - Returns: a spec that ``FlowModel/init(spec:locations:file:)`` accepts, in which every property holds.
     /// - Complexity: O(states · keys) per pass of the must-analysis, which converges in a few passes.
-    public static func make(states: Int, keys: Int, seed: UInt64, stageSize: ClosedRange<Int> = 3...7,
+    package static func make(states: Int, keys: Int, seed: UInt64, stageSize: ClosedRange<Int> = 3...7,
                             name: String? = nil) -> FlowSpec {
         precondition(states >= 4, "a synthetic flow needs at least 4 states")
         precondition((2...KeySet.capacity).contains(keys), "a synthetic flow needs 2 to \(KeySet.capacity) keys")

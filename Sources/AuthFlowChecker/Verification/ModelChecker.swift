@@ -7,10 +7,10 @@ import Foundation
 /// reached), so every property is decided with no depth bound. Because the search is
 /// breadth-first, the first configuration found violating a site gives its shortest
 /// counterexample; ties go to the earlier event in declaration order.
-public enum ModelChecker {
+package enum ModelChecker {
     /// Verifies `model` completely.
     /// - Complexity: O(C · m) time and O(C) memory for C reachable configurations and m events per step.
-    public static func verify(_ model: FlowModel, limits: CheckLimits = CheckLimits()) -> SpecVerification {
+    package static func verify(_ model: FlowModel, limits: CheckLimits = CheckLimits()) -> SpecVerification {
         verify(ConfigurationGraph(model: model, limits: limits))
     }
 

@@ -2,9 +2,9 @@ import AuthFlow
 import PropertyTesting
 
 /// Checks the `passcode` property: the normaliser is idempotent and its output stays within the policy.
-public enum PasscodeCheck {
+package enum PasscodeCheck {
     /// Inputs every run tries: what users type and paste, and the traps that break naive filters.
-    public static let corpus: [String] = [
+    package static let corpus: [String] = [
         "", " ", "123456", " 123 456 ", "１２３４５６", "abc123", "ß", "ẞ", "ŉ1", "ﬀ", "ﬁ2", "ı", "İ", "ǰ",
         "A\u{301}", "\u{301}A", "e\u{301}\u{302}", "12\u{200B}34\u{FEFF}56", "\u{00AD}1\u{2060}2", "\u{202E}654321",
         "१२३", "٠١٢", "²³", "Ⅻ", "①②", "👍🏽1", "1\u{FE0F}\u{20E3}", "\t1\n2\r3", "\u{3000}7\u{00A0}8",
@@ -13,13 +13,13 @@ public enum PasscodeCheck {
     ]
 
     /// Runs the corpus and `generatedCases` generated inputs; returns at most one violation (the first, shrunk).
-    public static func run(policy: PasscodePolicy, generatedCases: Int = 2_000, seed: UInt64 = 0x5EED) -> [Violation] {
+    package static func run(policy: PasscodePolicy, generatedCases: Int = 2_000, seed: UInt64 = 0x5EED) -> [Violation] {
         let normaliser = PasscodeNormaliser(policy: policy)
         return run(normaliser.normalise, policy: policy, generatedCases: generatedCases, seed: seed)
     }
 
     /// Runs the corpus and generated inputs through any normalising function; at most one violation, shrunk.
-    public static func run(_ normalise: (String) -> String, policy: PasscodePolicy, generatedCases: Int = 2_000,
+    package static func run(_ normalise: (String) -> String, policy: PasscodePolicy, generatedCases: Int = 2_000,
                            seed: UInt64 = 0x5EED) -> [Violation] {
         for input in corpus {
             if let problem = problem(normalise, policy: policy, input) { return [violation(input, problem)] }
@@ -35,12 +35,12 @@ public enum PasscodeCheck {
     }
 
     /// What is wrong with `normalise(input)`, or nil.
-    public static func problem(_ normaliser: PasscodeNormaliser, _ input: String) -> String? {
+    package static func problem(_ normaliser: PasscodeNormaliser, _ input: String) -> String? {
         problem(normaliser.normalise, policy: normaliser.policy, input)
     }
 
     /// What is wrong with `normalise(input)` for any normalising function under `policy`, or nil.
-    public static func problem(_ normalise: (String) -> String, policy: PasscodePolicy, _ input: String) -> String? {
+    package static func problem(_ normalise: (String) -> String, policy: PasscodePolicy, _ input: String) -> String? {
         let once = normalise(input)
         let twice = normalise(once)
         // Compare scalars: String's == treats canonically equivalent strings as equal, hiding exactly these bugs.
@@ -58,7 +58,7 @@ public enum PasscodeCheck {
     }
 
     /// `"1 2"` as `"1 2" [U+0031 U+0020 U+0032]`, so invisible characters show.
-    public static func scalars(_ text: String) -> String {
+    package static func scalars(_ text: String) -> String {
         let codes = text.unicodeScalars.map(\.codePoint)
         return "\"\(text.debugDescription.dropFirst().dropLast())\" [\(codes.joined(separator: " "))]"
     }
