@@ -19,16 +19,25 @@ public enum CounterexampleRenderer {
                      + (violation.path.isEmpty ? "" : " — \(violation.length) step\(violation.length == 1 ? "" : "s")"))
         lines.append("   \(violation.message)")
         if !violation.path.isEmpty {
-            let eventWidth = max(5, violation.path.map { ($0.event ?? "(start)").count }.max() ?? 0)
+            // An illegal transition's path ends at the state that emits the event; the event it
+            // cannot take is shown as a step of its own, marked, so the reader sees what was pressed.
+            let refused = violation.property == .illegalTransition ? violation.event : nil
+            let eventWidth = max(5, (violation.path.map { ($0.event ?? "(start)").count } + [refused?.count ?? 0]).max() ?? 0)
             let stateWidth = max(5, violation.path.map(\.state.count).max() ?? 0)
-            let last = violation.path.count - 1
-            for (i, step) in violation.path.enumerated() {
+            let last = refused == nil ? violation.path.count - 1 : violation.path.count
+            func line(_ i: Int, event: String, rest: String) -> String {
                 let marker = i == last ? style.bad("✗") : " "
-                let event = (step.event ?? "(start)").padding(toLength: eventWidth, withPad: " ", startingAt: 0)
-                let state = step.state.padding(toLength: stateWidth, withPad: " ", startingAt: 0)
-                var line = " \(marker) \(String(i).leftPadded(2, with: " ")). \(event)  → \(state)  \(dataText(step, secrets: secrets))"
+                var line = " \(marker) \(String(i).leftPadded(2, with: " ")). "
+                    + "\(event.padding(toLength: eventWidth, withPad: " ", startingAt: 0))  \(rest)"
                 if i == last { line += "   " + style.bad("← \(violation.property.id)") }
-                lines.append(line.trailingSpacesTrimmed)
+                return line.trailingSpacesTrimmed
+            }
+            for (i, step) in violation.path.enumerated() {
+                let state = step.state.padding(toLength: stateWidth, withPad: " ", startingAt: 0)
+                lines.append(line(i, event: step.event ?? "(start)", rest: "→ \(state)  \(dataText(step, secrets: secrets))"))
+            }
+            if let refused {
+                lines.append(line(last, event: refused, rest: "→ (no transition from \(violation.state))"))
             }
         }
         if let mismatch = violation.mismatch {
