@@ -41,6 +41,33 @@ import Testing
         #expect(failure.shrunk.map(\.name) == ["startAuth", "knownEmail", "back"])
     }
 
+    /// A runtime whose back ignores the spec's policy: `back: false` screens and terminal states let the user back.
+    final class BackIgnoresPolicy: ForwardingDriver {
+        override func back() -> Bool { real.undo() }
+    }
+
+    @Test func backWhereTheSpecForbidsItIsTriedAndCaught() throws {
+        // session-restore's refresh screen is `back: false`: a user must not back out of a token refresh.
+        let model = try Files.model(Files.root.appendingPathComponent("Specs/session-restore.json").path)
+        let report = FlowFuzzer(model: model, makeDriver: { BackIgnoresPolicy(model: model) }).run(FuzzOptions(seed: 3))
+        let failure = try #require(report.failure, "no failure in \(report.runs) runs")
+        #expect(failure.site.property == .divergence && failure.site.event == nil)
+        #expect(failure.violation.message.hasPrefix("the runtime let the user go back from \(failure.site.state)"))
+        #expect(failure.shrunk.last == .back)
+        // The complete walk finds the same kind of site.
+        let walk = RuntimeExplorer(model: model).explore(BackIgnoresPolicy(model: model), depth: 6)
+        #expect(walk.violations.contains { $0.property == .divergence && $0.message.contains("which the spec forbids") })
+    }
+
+    @Test func aRefusedForbiddenBackIsNotAFailure() throws {
+        // The real runtime refuses every forbidden back, so trying them finds nothing.
+        for path in Files.specs {
+            let model = try Files.model(path)
+            let report = FlowFuzzer(model: model).run(FuzzOptions(runs: 300, seed: 5, backWeight: 1, illegalWeight: 8))
+            #expect(report.failure == nil, "\(path): \(report.failure.map { "\($0.site): \($0.shrunk)" } ?? "")")
+        }
+    }
+
     @Test func secretValuesNeverAppearInReports() throws {
         let model = try Files.model(Files.broken("mfa-bypass"))
         let fuzzer = FlowFuzzer(model: model, makeDriver: { FaultInjectionTests.UndoForgetsData(model: model) })

@@ -63,21 +63,26 @@ public struct FlowFuzzer {
             while outcome == nil && steps < options.maxSteps {
                 let state = Int(lockstep.top.state)
                 let moves = model.moves[state]
-                var choices: [(weight: Int, action: Int)] = []   // action: move index, or -1 for back
+                var choices: [(weight: Int, action: Int)] = []   // action: move index, -1 for back, -2 to end the run
                 let allowed = moves.indices.filter { !excluded.contains(moves[$0].event.rawValue) }
                 for index in (allowed.isEmpty ? Array(moves.indices) : allowed) {
                     let weight = moves[index].target.map { model.isTerminal[$0.index] ? options.terminalWeight : 4 } ?? options.illegalWeight
                     choices.append((weight, index))
                 }
-                if lockstep.backAllowed { choices.append((options.backWeight, -1)) }
+                // Back where the spec allows it; where it forbids it (the root, `back: false`, a
+                // terminal state) back is tried as often as an illegal event, and must be refused.
+                choices.append((lockstep.backAllowed ? options.backWeight : options.illegalWeight, -1))
+                // With nothing else to do (a terminal state), the run ends four times in five.
+                if moves.isEmpty && !lockstep.backAllowed { choices.append((4, -2)) }
                 let total = choices.reduce(0) { $0 + max(0, $1.weight) }
-                guard total > 0 else { break }   // a terminal state, or nothing to do: the run is over
+                guard total > 0 else { break }   // nothing to do: the run is over
                 var pick = Int(rng.draw(below: UInt64(total)))
                 var chosen = choices[0].action
                 for choice in choices where choice.weight > 0 {
                     if pick < choice.weight { chosen = choice.action; break }
                     pick -= choice.weight
                 }
+                if chosen == -2 { break }
                 let action: FuzzAction
                 if chosen < 0 {
                     action = .back

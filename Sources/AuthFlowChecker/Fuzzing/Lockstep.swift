@@ -54,8 +54,22 @@ struct Lockstep {
     /// Applies `action`; `nil` when it is not applicable here (replay of an invalid shrink candidate).
     mutating func apply(_ action: FuzzAction) -> (applicable: Bool, outcome: FuzzOutcome?) {
         switch action {
+        case .back where !backAllowed:
+            // Back where the spec forbids it must be refused and change nothing.
+            actions.append(action)
+            let accepted = driver.back()
+            steps.append(pathStep(event: "back"))
+            let name = model.states[Int(top.state)]
+            if accepted {
+                return (true, violation(.divergence, state: top.state, event: nil,
+                                        "the runtime let the user go back from \(name), which the spec forbids"))
+            }
+            if let found = mismatch() {
+                return (true, violation(.undoMismatch, state: top.state, event: nil,
+                                        "a refused back changed the runtime: \(found.summary)", mismatch: found))
+            }
+            return (true, nil)
         case .back:
-            guard backAllowed else { return (false, nil) }
             actions.append(action)
             let accepted = driver.back()
             let popped = frames.removeLast()
