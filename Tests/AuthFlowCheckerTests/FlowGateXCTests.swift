@@ -16,4 +16,15 @@ final class FlowGateXCTests: XCTestCase {
             XCTAssertTrue(text.contains("✗  4. skip"), text)
         }
     }
+
+    /// A team's own helper can throw the gate's error: its initialiser is public (this file imports without @testable).
+    func testATeamsOwnHelperCanThrowTheGatesError() throws {
+        let report = FlowChecker.check(file: Files.broken("mfa-bypass"))
+        func teamGate(_ report: CheckReport) throws(FlowCheckFailure) {
+            if report.verdict != .holds { throw FlowCheckFailure(report: report) }
+        }
+        XCTAssertThrowsError(try teamGate(report)) { error in
+            XCTAssertTrue(String(describing: error).contains("unmet-requirement at authenticated"))
+        }
+    }
 }

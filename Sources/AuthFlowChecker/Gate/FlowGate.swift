@@ -5,6 +5,11 @@ public struct FlowCheckFailure: Error, CustomStringConvertible, Sendable {
     /// The report of the failed check.
     public var report: CheckReport
 
+    /// A failure for `report`, so a team's own gate helpers can throw the same error `FlowGate` does.
+    public init(report: CheckReport) {
+        self.report = report
+    }
+
     public var description: String { ReportRenderer.text(report) }
 }
 
