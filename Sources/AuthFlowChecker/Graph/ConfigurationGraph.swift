@@ -46,6 +46,10 @@ package struct ConfigurationGraph: Sendable {
     let firstUnmet: [Int32]
     /// The limit that stopped the search, if one did.
     package let stoppedBy: StopReason?
+    /// Each configuration's index.
+    let index: [Configuration: Int32]
+    /// Each configuration's breadth-first level: the length of its shortest path.
+    let level: [Int32]
 
     /// Searches `model`'s configuration graph breadth-first within `limits`.
     ///
@@ -132,6 +136,8 @@ package struct ConfigurationGraph: Sendable {
         self.firstOfState = firstOfState
         self.firstUnmet = firstUnmet
         self.stoppedBy = stoppedBy
+        self.index = index
+        self.level = level
     }
 
     /// The number of configurations found.
@@ -150,6 +156,29 @@ package struct ConfigurationGraph: Sendable {
 
     /// The edges of configuration `i`, as indices into ``edgeTarget`` and ``edgeRow``.
     func edges(of i: Int) -> Range<Int> { edgeStart[i]..<edgeStart[i + 1] }
+
+    /// The events of the shortest path from the root to configuration `position`.
+    func events(to position: Int32) -> [String] {
+        var events: [String] = []
+        var cursor = position
+        while cursor > 0 {
+            events.append(model.events[Int(via[Int(cursor)])])
+            cursor = parent[Int(cursor)]
+        }
+        return events.reversed()
+    }
+
+    /// The configurations of `state` in breadth-first order, at most `limit` of them.
+    func configurations(of state: Int, limit: Int) -> [Int32] {
+        var found: [Int32] = []
+        var position = Int(firstOfState[state])
+        guard position >= 0 else { return [] }
+        while position < configurations.count && found.count < limit {
+            if configurations[position].state == Int32(state) { found.append(Int32(position)) }
+            position += 1
+        }
+        return found
+    }
 
     /// The shortest path from the root to configuration `position`, one step per frame.
     func path(to position: Int32) -> [PathStep] {
