@@ -65,11 +65,6 @@ public struct FlowModel: Sendable {
     let stateIndex: [String: StateID]
     let eventIndex: [String: EventID]
     let keyIndex: [String: KeyID]
-    /// Flat table: `table[state * events.count + event]` is the target's raw id, or -1. Empty when
-    /// states × events exceeds ``SpecLimits/maxDenseTableCells``; ``sparseTable`` holds the rows then.
-    @usableFromInline let table: [Int32]
-    /// The rows keyed by `from << 32 | event`, used when ``table`` is empty.
-    @usableFromInline let sparseTable: [Int64: Int32]
 
     /// The id of the state named `name`, if the flow has it.
     public func state(named name: String) -> StateID? { stateIndex[name] }
@@ -86,15 +81,6 @@ public struct FlowModel: Sendable {
     @inlinable public func name(of key: KeyID) -> String { keys[key.index] }
     /// The names of `set`'s keys, in id order.
     public func names(of set: KeySet) -> [String] { set.map { keys[$0.index] } }
-
-    /// Where the table sends `event` from `state`, or `nil`.
-    @inlinable public func target(from state: StateID, on event: EventID) -> StateID? {
-        if table.isEmpty {
-            return sparseTable[Int64(state.rawValue) << 32 | Int64(event.rawValue)].map(StateID.init)
-        }
-        let raw = table[state.index &* events.count &+ event.index]
-        return raw < 0 ? nil : StateID(raw)
-    }
 
     /// The number of states.
     @inlinable public var stateCount: Int { states.count }
@@ -280,18 +266,6 @@ public struct FlowModel: Sendable {
             throw InvalidSpecError(file: file, issues: issues.reported(by: SpecIssue.inDocumentOrder))
         }
 
-        // The flat table has a cell for every (state, event): fine for real flows, but a spec of
-        // many states each sending events of its own would need states × events cells.
-        let (cells, overflow) = states.count.multipliedReportingOverflow(by: max(events.count, 1))
-        if !overflow && cells <= SpecLimits.maxDenseTableCells {
-            var table = [Int32](repeating: -1, count: cells)
-            for row in rows { table[row.from.index * events.count + row.event.index] = row.to.rawValue }
-            self.table = table
-            self.sparseTable = [:]
-        } else {
-            self.table = []
-            self.sparseTable = rowIndex.mapValues(\.to.rawValue)
-        }
         self.moves = emitted.enumerated().map { state, list in
             list.map { entry in
                 let target = rowIndex[Int64(state) << 32 | Int64(entry.event.rawValue)]?.to

@@ -31,11 +31,6 @@ public enum SpecLimits {
     /// How many characters of a name a message quotes before cutting it short with `…`.
     public static let shownNameLength = 64
 
-    /// The most cells (states × events) the flat transition table may have; above it the
-    /// model keeps the table's rows in a dictionary instead (a few thousand states each sending
-    /// events of their own would otherwise need gigabytes).
-    static let maxDenseTableCells = 1 << 22
-
     /// `name` as a message quotes it: whole when short, else its first ``shownNameLength``
     /// characters, `…` and its length in bytes.
     ///

@@ -130,11 +130,6 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
     /// Whether ``undo()`` would succeed now.
     @inlinable public var canUndo: Bool { _s.pointee.history.count > 1 }
 
-    /// The target of `event` from the current state, or `nil` when the table has none.
-    @inlinable public func target(of event: Event) -> State? {
-        lookup(state, event)
-    }
-
     /// The target of `event` from `state`, or `nil` when the table has none.
     @inlinable public func target(from state: State, on event: Event) -> State? {
         lookup(state, event)
