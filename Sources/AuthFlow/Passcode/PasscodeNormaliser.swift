@@ -191,15 +191,13 @@ private struct StableScalarTable: Sendable {
     }
 
     /// Whitespace and invisible formatting characters, which step 3 removes.
+    ///
+    /// More than the characters spec names may not contain: a typed code must also lose its
+    /// spaces (White_Space, Zs) and the default-ignorable code points a paste can carry along.
     private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
         let properties = scalar.properties
-        if properties.isWhitespace || properties.isDefaultIgnorableCodePoint { return true }
-        switch properties.generalCategory {
-        case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator:
-            return true
-        default:
-            return false
-        }
+        return scalar.isControlOrInvisibleFormat || properties.isWhitespace || properties.isDefaultIgnorableCodePoint
+            || properties.generalCategory == .spaceSeparator
     }
 
     /// Hangul conjoining jamo (leading, vowel and trailing, old and new blocks), which compose into

@@ -18,10 +18,10 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
             switch scalar {
             case "\"": quoted += "\\\""
             case "\\": quoted += "\\\\"
-            case _ where Self.isInvisible(scalar):
+            case _ where scalar.isControlOrInvisibleFormat:
                 // Escaped as JSON does, so that no name can hide in, reorder or drive the terminal.
                 for unit in String(scalar).utf16 {
-                    quoted += "\\u" + String(repeating: "0", count: 4 - String(unit, radix: 16).count) + String(unit, radix: 16)
+                    quoted += "\\u" + TextScalars.hex(unit, minimumDigits: 4, uppercase: false)
                 }
             default: quoted.unicodeScalars.append(scalar)
             }
@@ -33,15 +33,6 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
     public func index(_ index: Int) -> JSONPath { JSONPath(text: text + "[\(index)]") }
 
     public var description: String { text }
-
-    /// Control characters (C0, DEL, C1) and invisible formatting characters (bidi controls, zero
-    /// widths, line and paragraph separators).
-    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator: return true
-        default: return false
-        }
-    }
 
     static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic && first.isASCII else { return false }

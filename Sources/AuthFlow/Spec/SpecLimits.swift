@@ -44,10 +44,9 @@ public enum SpecLimits {
             if count == shownNameLength {
                 return shown + "…(\(name.utf8.count) bytes)"
             }
-            switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator:
-                shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default:
+            if scalar.isControlOrInvisibleFormat {
+                shown += "\\u{" + TextScalars.hex(scalar.value) + "}"
+            } else {
                 shown.unicodeScalars.append(scalar)
             }
             count += 1
@@ -68,17 +67,9 @@ extension SpecLimits {
 
     /// What is wrong with `text` if it holds a control or invisible formatting character, or nil.
     static func visibilityProblem(_ text: String, what: String) -> String? {
-        guard let scalar = text.unicodeScalars.first(where: JSONPath.isInvisible) else { return nil }
+        guard let scalar = text.unicodeScalars.first(where: \.isControlOrInvisibleFormat) else { return nil }
         let code = scalar.codePoint
         let kind = scalar.properties.generalCategory == .control ? "a control character" : "an invisible formatting character"
         return "\(what) '\(shown(text))' contains \(code), \(kind); names may not contain control or invisible formatting characters"
-    }
-}
-
-extension Unicode.Scalar {
-    /// The scalar as Unicode writes it, `U+` and at least four hex digits: `U+001B`, `U+1F600`.
-    public var codePoint: String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }
