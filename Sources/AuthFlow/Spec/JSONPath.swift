@@ -3,15 +3,15 @@
 /// Member names that are not plain identifiers are quoted: `$.steps["mfa code"]`, with quotes,
 /// backslashes, control characters and invisible formatting characters escaped as in JSON
 /// (`$.steps["a\u202eb"]`).
-public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
+package struct JSONPath: Hashable, Sendable, CustomStringConvertible {
     /// The path's text.
-    public private(set) var text: String
+    package private(set) var text: String
 
     /// The document's root, `$`.
-    public static let root = JSONPath(text: "$")
+    package static let root = JSONPath(text: "$")
 
     /// The path of member `name` of the object at this path.
-    public func member(_ name: String) -> JSONPath {
+    package func member(_ name: String) -> JSONPath {
         if Self.isIdentifier(name) { return JSONPath(text: text + "." + name) }
         var quoted = ""
         for scalar in name.unicodeScalars {
@@ -30,9 +30,9 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The path of element `index` of the array at this path.
-    public func index(_ index: Int) -> JSONPath { JSONPath(text: text + "[\(index)]") }
+    package func index(_ index: Int) -> JSONPath { JSONPath(text: text + "[\(index)]") }
 
-    public var description: String { text }
+    package var description: String { text }
 
     static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic && first.isASCII else { return false }
