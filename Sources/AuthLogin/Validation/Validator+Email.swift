@@ -1,3 +1,5 @@
+import AuthFlow
+
 extension Validator where Value == String {
     /// The longest address SMTP can carry (RFC 5321), in UTF-8 bytes.
     public static var maximumEmailLength: Int { 254 }
