@@ -13,9 +13,14 @@ let package = Package(
         // Seeded generators, forAll and integrated shrinking, usable on their own.
         .library(name: "PropertyTesting", targets: ["PropertyTesting"]),
         .executable(name: "authcheck", targets: ["authcheck"]),
+        // Login kit: providers (email+password, SSO), validators and session storage, on the runtime.
+        .library(name: "AuthLogin", targets: ["AuthLogin"]),
     ],
     targets: [
         .target(name: "AuthFlow"),
+        // The login kit, on the runtime, and its tests.
+        .target(name: "AuthLogin", dependencies: ["AuthFlow"]),
+        .testTarget(name: "AuthLoginTests", dependencies: ["AuthLogin", "AuthFlow"]),
         .target(name: "PropertyTesting"),
         .target(name: "AuthFlowChecker", dependencies: ["AuthFlow", "PropertyTesting"]),
         .target(name: "AuthCheckCLI", dependencies: ["AuthFlow", "AuthFlowChecker"]),

@@ -28,7 +28,7 @@ import Testing
     @Test func minimalSpecLoads() throws {
         let model = try SpecLoader.load(json: Self.minimal)
         #expect(model.states == ["a", "b"])
-        #expect(model.target(from: model.initial, on: model.event(named: "go")!) == model.state(named: "b"))
+        #expect(model.rows == [FlowModel.Row(from: model.initial, event: model.event(named: "go")!, to: model.state(named: "b")!)])
     }
 
     @Test func malformedJSONReportsLineAndColumn() {

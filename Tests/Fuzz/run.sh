@@ -47,7 +47,7 @@ if [[ ! -x "$binary" || "$newest" -nt "$binary" ]]; then
     # Compile a snapshot, so that editing the sources meanwhile cannot break the build.
     rm -rf "$work/src" && mkdir -p "$work/src"
     cp $sources "$here/$entry" "$work/src/"
-    swiftc ${FUZZ_OPT:--O} -sanitize=fuzzer,address -parse-as-library -module-name AuthFlow \
+    swiftc ${FUZZ_OPT:--O} -sanitize=fuzzer,address -parse-as-library -module-name AuthFlow -package-name authcheck \
         "$work"/src/*.swift -o "$binary" 2>&1 | grep -v "Cannot export local symbol" >&2 || true
     [[ -x "$binary" ]] || { echo "building the fuzzer failed" >&2; exit 2; }
 fi

@@ -25,7 +25,7 @@ extension JSON {
     /// - Parameter pretty: whether to indent, or write everything on one line with no spaces.
     /// - Returns: the JSON text.
     /// - Complexity: O(*n*) in the size of the output.
-    public func rendered(pretty: Bool = true) -> String {
+    package func rendered(pretty: Bool = true) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(256)
         write(into: &out, pretty: pretty, indent: 0)
@@ -33,7 +33,7 @@ extension JSON {
     }
 
     /// `text` as a JSON string literal, quoted and escaped, e.g. `"a\"b"`.
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var out: [UInt8] = []
         writeString(text, into: &out)
         return String(decoding: out, as: UTF8.self)

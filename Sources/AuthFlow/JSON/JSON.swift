@@ -7,7 +7,7 @@
 /// let stats: JSON = ["states": 7, "seconds": 0.004, "lint": ["unreachable": []]]
 /// print(stats.rendered(pretty: false))  // {"states":7,"seconds":0.004,"lint":{"unreachable":[]}}
 /// ```
-public enum JSON: Equatable, Sendable {
+package enum JSON: Equatable, Sendable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -28,14 +28,14 @@ public enum JSON: Equatable, Sendable {
 ///
 /// Keys are unique: ``init(_:)`` with a repeated key is a programmer error, and the subscript
 /// setter replaces a member's value in place rather than appending a second one.
-public struct JSONObject: Equatable, Sendable, ExpressibleByDictionaryLiteral {
+package struct JSONObject: Equatable, Sendable, ExpressibleByDictionaryLiteral {
     /// The members, in output order.
-    public private(set) var members: [(key: String, value: JSON)]
+    package private(set) var members: [(key: String, value: JSON)]
 
     /// Creates an object from members in the order they should be written.
     ///
     /// - Precondition: no key appears twice.
-    public init(_ members: [(String, JSON)]) {
+    package init(_ members: [(String, JSON)]) {
         var seen = Set<String>()
         for (key, _) in members {
             precondition(seen.insert(key).inserted, "JSONObject: duplicate key \(JSON.quoted(key))")
@@ -44,21 +44,21 @@ public struct JSONObject: Equatable, Sendable, ExpressibleByDictionaryLiteral {
     }
 
     /// Creates an empty object.
-    public init() {
+    package init() {
         self.members = []
     }
 
     /// Creates an object from a literal; members keep the literal's order.
-    public init(dictionaryLiteral elements: (String, JSON)...) {
+    package init(dictionaryLiteral elements: (String, JSON)...) {
         self.init(elements)
     }
 
     /// The member values' keys, in output order.
-    public var keys: [String] { members.map(\.key) }
+    package var keys: [String] { members.map(\.key) }
 
     /// The value of the member named `key`; setting appends a new member or replaces an existing
     /// one's value in place, and setting `nil` removes it.
-    public subscript(key: String) -> JSON? {
+    package subscript(key: String) -> JSON? {
         get { members.first { $0.key == key }?.value }
         set {
             let index = members.firstIndex { $0.key == key }
@@ -72,7 +72,7 @@ public struct JSONObject: Equatable, Sendable, ExpressibleByDictionaryLiteral {
     }
 
     /// Whether both objects have the same members in the same order.
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
@@ -85,7 +85,7 @@ extension JSON {
     /// that fits in `Int`, and ``double(_:)`` otherwise, so `parse(render(x))` gives back `x`
     /// for every finite value: `2.0` stays a double. A number too large for a finite `Double`
     /// (`1e999`) becomes ``null``.
-    public init(_ node: JSONNode) {
+    package init(_ node: JSONNode) {
         switch node.value {
         case .null: self = .null
         case .bool(let b): self = .bool(b)
@@ -105,7 +105,7 @@ extension JSON {
     }
 
     /// The member named `key`, when this value is an object that has one.
-    public subscript(key: String) -> JSON? {
+    package subscript(key: String) -> JSON? {
         guard case .object(let object) = self else { return nil }
         return object[key]
     }
@@ -115,17 +115,17 @@ extension JSON: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expressibl
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     /// `nil` is ``null``.
-    public init(nilLiteral: ()) { self = .null }
+    package init(nilLiteral: ()) { self = .null }
     /// A boolean literal.
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An integer literal.
-    public init(integerLiteral value: Int) { self = .int(value) }
+    package init(integerLiteral value: Int) { self = .int(value) }
     /// A floating-point literal.
-    public init(floatLiteral value: Double) { self = .double(value) }
+    package init(floatLiteral value: Double) { self = .double(value) }
     /// A string literal.
-    public init(stringLiteral value: String) { self = .string(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
     /// An array literal.
-    public init(arrayLiteral elements: JSON...) { self = .array(elements) }
+    package init(arrayLiteral elements: JSON...) { self = .array(elements) }
     /// A dictionary literal: an object whose members keep the literal's order.
-    public init(dictionaryLiteral elements: (String, JSON)...) { self = .object(JSONObject(elements)) }
+    package init(dictionaryLiteral elements: (String, JSON)...) { self = .object(JSONObject(elements)) }
 }

@@ -1,25 +1,25 @@
 /// The limits that keep parsing bounded, whatever the input.
 ///
 /// A document that exceeds one of them is refused with a ``JSONParseError``, never a crash.
-public struct JSONLimits: Sendable {
+package struct JSONLimits: Sendable {
     /// The deepest nesting any parse allows, whatever ``maxDepth`` says.
     ///
     /// The parser itself uses an explicit stack, but a parsed tree is destroyed, compared and
     /// converted to ``JSON`` recursively, one call per level; past a few thousand levels that
     /// could overflow a thread's stack. No real spec nests deeper than a dozen levels.
-    public static let maxSupportedDepth = 1_000
+    package static let maxSupportedDepth = 1_000
 
     /// The deepest nesting of arrays and objects allowed; `[]` is depth 1, `[[]]` depth 2.
     ///
     /// Values above ``maxSupportedDepth`` act as ``maxSupportedDepth``.
-    public var maxDepth: Int
+    package var maxDepth: Int
     /// The largest document accepted, in bytes (byte-order mark included).
-    public var maxBytes: Int
+    package var maxBytes: Int
     /// The longest string value or key accepted, in UTF-8 bytes after decoding escapes.
-    public var maxStringBytes: Int
+    package var maxStringBytes: Int
 
     /// Creates limits; the defaults (depth 200, 16 MiB documents, 1 MiB strings) fit any real spec.
-    public init(maxDepth: Int = 200, maxBytes: Int = 16 << 20, maxStringBytes: Int = 1 << 20) {
+    package init(maxDepth: Int = 200, maxBytes: Int = 16 << 20, maxStringBytes: Int = 1 << 20) {
         self.maxDepth = maxDepth
         self.maxBytes = maxBytes
         self.maxStringBytes = maxStringBytes
@@ -32,20 +32,20 @@ public struct JSONLimits: Sendable {
 /// do { _ = try JSONParser.parse(Array(#"{"a" 1}"#.utf8)) }
 /// catch { print(error) }  // 1:6: expected ':' after object key, found '1'
 /// ```
-public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What was wrong, e.g. `expected ',' or '}' after object member, found 'x'`.
-    public var message: String
+    package var message: String
     /// Where it was found.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// Creates an error.
-    public init(message: String, location: SourceLocation) {
+    package init(message: String, location: SourceLocation) {
         self.message = message
         self.location = location
     }
 
     /// The error as `line:column: message`.
-    public var description: String { "\(location): \(message)" }
+    package var description: String { "\(location): \(message)" }
 }
 
 /// A strict RFC 8259 JSON parser that keeps the source location of every value.
@@ -68,7 +68,7 @@ public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertibl
 /// let root = try JSONParser.parse(Array(#"{"initial": "start"}"#.utf8))
 /// root["initial"]?.location  // 1:13
 /// ```
-public enum JSONParser {
+package enum JSONParser {
     /// Parses one JSON document from UTF-8 bytes.
     ///
     /// - Parameters:
@@ -77,7 +77,7 @@ public enum JSONParser {
     /// - Returns: the document's root value, with the location of every value and key.
     /// - Throws: ``JSONParseError`` at the first error, with its line and column.
     /// - Complexity: O(*n*) in the size of the document.
-    public static func parse(_ bytes: [UInt8], limits: JSONLimits = JSONLimits()) throws(JSONParseError) -> JSONNode {
+    package static func parse(_ bytes: [UInt8], limits: JSONLimits = JSONLimits()) throws(JSONParseError) -> JSONNode {
         let result: Result<JSONNode, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             var scanner = _JSONScanner(buffer, limits: limits)
             do throws(JSONParseError) {
@@ -90,7 +90,7 @@ public enum JSONParser {
     }
 
     /// Parses one JSON document from a string; see the byte-array overload.
-    public static func parse(_ text: String, limits: JSONLimits = JSONLimits()) throws(JSONParseError) -> JSONNode {
+    package static func parse(_ text: String, limits: JSONLimits = JSONLimits()) throws(JSONParseError) -> JSONNode {
         try parse(Array(text.utf8), limits: limits)
     }
 }

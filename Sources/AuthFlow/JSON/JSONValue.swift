@@ -2,19 +2,19 @@
 ///
 /// The parser never rejects a number for being large: `1e999` and a forty-digit integer both
 /// parse, and the consumer decides whether ``int`` or ``double`` is good enough.
-public struct JSONNumber: Hashable, Sendable {
+package struct JSONNumber: Hashable, Sendable {
     /// The number exactly as written in the document, e.g. `-12.50e3`.
-    public var literal: String
+    package var literal: String
     /// The number as an `Int`, when the literal denotes an integer exactly and it fits.
     ///
     /// JSON does not distinguish integers from other numbers, so `100`, `100.0` and `1e2` all
     /// give `100`; `1.5`, `1e-1` and `1e30` give `nil`.
-    public var int: Int?
+    package var int: Int?
     /// The nearest `Double`, or `nil` when the number is too large to be finite (e.g. `1e999`).
-    public var double: Double?
+    package var double: Double?
 
     /// Creates a number from its parts; the parser fills them consistently from ``literal``.
-    public init(literal: String, int: Int?, double: Double?) {
+    package init(literal: String, int: Int?, double: Double?) {
         self.literal = literal
         self.int = int
         self.double = double
@@ -22,16 +22,16 @@ public struct JSONNumber: Hashable, Sendable {
 }
 
 /// One `"key": value` member of a parsed JSON object, with where its key was written.
-public struct JSONMember: Equatable, Sendable {
+package struct JSONMember: Equatable, Sendable {
     /// The member's key, with escapes decoded.
-    public var key: String
+    package var key: String
     /// Where the key's opening quote is.
-    public var keyLocation: SourceLocation
+    package var keyLocation: SourceLocation
     /// The member's value and its location.
-    public var value: JSONNode
+    package var value: JSONNode
 
     /// Creates a member.
-    public init(key: String, keyLocation: SourceLocation, value: JSONNode) {
+    package init(key: String, keyLocation: SourceLocation, value: JSONNode) {
         self.key = key
         self.keyLocation = keyLocation
         self.value = value
@@ -42,14 +42,14 @@ public struct JSONMember: Equatable, Sendable {
 ///
 /// Every value in the tree keeps its location, so a consumer such as the spec loader can say
 /// `steps.email.emits: expected an object, found array at 7:15`.
-public struct JSONNode: Equatable, Sendable {
+package struct JSONNode: Equatable, Sendable {
     /// The value.
-    public var value: JSONValue
+    package var value: JSONValue
     /// Where the value's first character is (its `{`, `[`, `"`, digit, `-` or literal's first letter).
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// Creates a node.
-    public init(value: JSONValue, location: SourceLocation) {
+    package init(value: JSONValue, location: SourceLocation) {
         self.value = value
         self.location = location
     }
@@ -59,7 +59,7 @@ public struct JSONNode: Equatable, Sendable {
 ///
 /// Objects keep their members in document order; the parser refuses duplicate keys, so each
 /// key appears at most once.
-public enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -74,7 +74,7 @@ public enum JSONValue: Equatable, Sendable {
     case object([JSONMember])
 
     /// The JSON name of the value's type, for messages: `null`, `boolean`, `number`, `string`, `array` or `object`.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"
@@ -88,7 +88,7 @@ public enum JSONValue: Equatable, Sendable {
 
 extension JSONNode {
     /// The member named `key`, when this node is an object that has one.
-    public subscript(key: String) -> JSONNode? {
+    package subscript(key: String) -> JSONNode? {
         guard case .object(let members) = value else { return nil }
         return members.first { $0.key == key }?.value
     }

@@ -599,17 +599,14 @@ struct _JSONScanner {
     }
 
     static func hex(_ byte: UInt8) -> String {
-        let digits = String(byte, radix: 16, uppercase: true)
-        return "0x" + (digits.count < 2 ? "0" + digits : digits)
+        "0x" + TextScalars.hex(byte, minimumDigits: 2)
     }
 
     static func scalarName(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        TextScalars.codePoint(value)
     }
 
     static func escapeText(_ unit: UInt32) -> String {
-        let digits = String(unit, radix: 16, uppercase: true)
-        return "\\u" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        "\\u" + TextScalars.hex(unit, minimumDigits: 4)
     }
 }

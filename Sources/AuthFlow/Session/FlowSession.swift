@@ -1,46 +1,3 @@
-/// Why a flow session refused a request; nothing changed when one is thrown.
-public enum FlowError<State: Hashable, Event: Hashable, Key: Hashable>: Error, Hashable {
-    /// The state machine refused (no transition, nothing to undo, re-entrant call).
-    case transition(TransitionError<State, Event>)
-    /// The step in `state` sent `event`, which its output contract does not list.
-    case eventNotInContract(state: State, event: Event)
-    /// The step in `state` sent `event` with other data keys than its contract declares.
-    case outputMismatch(state: State, event: Event, expected: [Key], got: [Key])
-    /// The step for `state` cannot be created: the data lacks keys its input contract requires.
-    case missingInput(state: State, missing: [Key])
-    /// Back is not possible from `state`.
-    case cannotGoBack(state: State, reason: BackRefusal)
-}
-
-/// Why the user cannot go back from a screen.
-public enum BackRefusal: String, Hashable, Sendable {
-    /// The session is at its root: there is nothing to undo.
-    case atRoot = "at the root"
-    /// The state is terminal (success or abort).
-    case terminal = "terminal state"
-    /// The step declares `back: false`.
-    case disabled = "back is disabled on this screen"
-}
-
-extension FlowError: Sendable where State: Sendable, Event: Sendable, Key: Sendable {}
-
-extension FlowError: CustomStringConvertible {
-    public var description: String {
-        switch self {
-        case let .transition(error):
-            return error.description
-        case let .eventNotInContract(state, event):
-            return "\(state) cannot send \(event): its output contract does not list it"
-        case let .outputMismatch(state, event, expected, got):
-            return "\(state) sent \(event) with data \(got), but its contract declares \(expected)"
-        case let .missingInput(state, missing):
-            return "\(state) requires \(missing), which the data lacks"
-        case let .cannotGoBack(state, reason):
-            return "cannot go back from \(state): \(reason.rawValue)"
-        }
-    }
-}
-
 /// A running flow: state machine, data stack, tracker and step creation, moved together.
 ///
 /// Handling a step's output is atomic: the output is checked against the step's contract and the
@@ -111,9 +68,15 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         var lateSessionID: String?
         @inlinable init(tracker: FlowTracker?) { self.tracker = tracker }
     }
+    /// Where ``storage`` lives; only `init`, `deinit` and ``storage`` touch the pointer.
     @usableFromInline let _s: UnsafeMutablePointer<_Storage>
+    /// The session's mutable state, read and changed in place through ``_s``.
+    @inlinable var storage: _Storage {
+        @inline(__always) unsafeAddress { UnsafePointer(_s) }
+        @inline(__always) unsafeMutableAddress { _s }
+    }
     /// The aggregated data, one frame per step.
-    @inlinable public var data: DataStack<Key, Value> { _s.pointee.data }
+    @inlinable public var data: DataStack<Key, Value> { storage.data }
     /// The contract of each state; a state without an entry has the empty contract.
     @usableFromInline let _contracts: [State: StepContract<Event, Key>]
     /// The contract of each state; a state without an entry has the empty contract.
@@ -126,15 +89,15 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     public let terminals: Set<State>
     /// The tracker told of every transition, rejection, undo and reset, if any.
     @inlinable public var tracker: FlowTracker? {
-        get { _s.pointee.tracker }
-        set { _s.pointee.tracker = newValue }
+        get { storage.tracker }
+        set { storage.tracker = newValue }
     }
     /// How states and events are named in the tracker's records.
     public var describe: (Any) -> String = { String(describing: $0) }
     /// Called with the new step (or why it cannot be created) after every entry into a state.
     @inlinable public var presenter: ((Result<Step, Error>) -> Void)? {
-        get { _s.pointee.presenter }
-        set { _s.pointee.presenter = newValue }
+        get { storage.presenter }
+        set { storage.presenter = newValue }
     }
 
     /// Creates a session at `initial` with empty data.
@@ -156,6 +119,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         self.terminals = terminals
         self._s = .allocate(capacity: 1)
         _s.initialize(to: _Storage(tracker: tracker))
+        _checkInvariants()
     }
 
     /// Creates a session over an existing machine (for example one shared with a UI layer).
@@ -171,6 +135,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         self.terminals = terminals
         self._s = .allocate(capacity: 1)
         _s.initialize(to: _Storage(tracker: tracker))
+        _checkInvariants()
     }
 
     deinit {
@@ -192,6 +157,31 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         for (state, contract) in contracts { table[_DenseIndex.index(state)!] = contract }
         for state in terminals { terminal[_DenseIndex.index(state)!] = true }
         return (table, terminal)
+    }
+
+    /// Traps unless the dense contract and terminal tables agree with ``contracts`` and ``terminals``,
+    /// and the machine's own tables agree; a no-op unless built with `DEBUG` or `AUTHFLOW_INVARIANTS`.
+    /// - Complexity: O(*n*) in the number of states and transitions.
+    func _checkInvariants() {
+        #if DEBUG || AUTHFLOW_INVARIANTS
+        machine._checkInvariants()
+        guard let table = _denseContracts else {
+            precondition(_denseTerminal.isEmpty, "terminal flags kept by index for states that are not dense ids")
+            return
+        }
+        var contracts = [StepContract<Event, Key>](repeating: StepContract(), count: table.count)
+        var terminal = [Bool](repeating: false, count: table.count)
+        for (state, contract) in _contracts {
+            guard let index = _DenseIndex.index(state), index < table.count else { preconditionFailure("a contract missing from the dense table") }
+            contracts[index] = contract
+        }
+        for state in terminals {
+            guard let index = _DenseIndex.index(state), index < table.count else { preconditionFailure("a terminal missing from the dense table") }
+            terminal[index] = true
+        }
+        precondition(table == contracts, "the dense contracts disagree with contracts")
+        precondition(_denseTerminal == terminal, "the dense terminal flags disagree with terminals")
+        #endif
     }
 
     /// The current state.
@@ -284,7 +274,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
             throw .outputMismatch(state: from, event: output.event, expected: adds, got: got)
         }
         let transition = try advance(output.event)   // validates; pushes the state only when legal
-        _s.pointee.data.push(output.data.lazy.map { ($0.key, $0.value) })
+        storage.data.push(output.data.lazy.map { ($0.key, $0.value) })
         entered(transition)
         return transition
     }
@@ -299,11 +289,11 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         defer { end() }
         let from = machine.state
         guard let adds = _adds(for: event) else {
-            if _s.pointee.tracker != nil { track(.rejection, from: from, event: event, reason: "not in the output contract") }
+            if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "not in the output contract") }
             throw .eventNotInContract(state: from, event: event)
         }
         let transition = try advance(event)   // validates; pushes the state only when legal
-        _s.pointee.data.push(keys: adds, value: value)
+        storage.data.push(keys: adds, value: value)
         entered(transition)
         return transition
     }
@@ -311,21 +301,21 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     /// Marks an operation as running, or throws when one already is: the call is re-entrant.
     @inlinable @inline(__always)
     func begin(_ call: () -> String) throws(FlowError<State, Event, Key>) {
-        if _s.pointee.busy { throw .transition(.reentrantCall(during: call())) }
-        _s.pointee.busy = true
+        if storage.busy { throw .transition(.reentrantCall(during: call())) }
+        storage.busy = true
     }
 
     /// Marks the running operation as finished, then runs a reset asked for while it ran.
     @inlinable @inline(__always)
     func end() {
-        _s.pointee.busy = false
-        if _s.pointee.pendingReset != nil { runPendingReset() }
+        storage.busy = false
+        if storage.pendingReset != nil { runPendingReset() }
     }
 
     @usableFromInline
     func runPendingReset() {
-        guard let pending = _s.pointee.pendingReset else { return }
-        _s.pointee.pendingReset = nil
+        guard let pending = storage.pendingReset else { return }
+        storage.pendingReset = nil
         switch pending {
         case .reset: reset()
         case let .logout(newSessionID): logout(newSessionID: newSessionID)
@@ -337,15 +327,15 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         do {
             return try machine.send(event)
         } catch {
-            if _s.pointee.tracker != nil { track(.rejection, from: machine.state, event: event, reason: error.description) }
+            if storage.tracker != nil { track(.rejection, from: machine.state, event: event, reason: error.description) }
             throw .transition(error)
         }
     }
 
     @inlinable @inline(__always)
     func entered(_ transition: Transition<State, Event>) {
-        if _s.pointee.tracker != nil { track(.transition, from: transition.from, event: transition.event, to: transition.to) }
-        if _s.pointee.presenter != nil { present() }
+        if storage.tracker != nil { track(.transition, from: transition.from, event: transition.event, to: transition.to) }
+        if storage.presenter != nil { present() }
     }
 
     /// Undoes one step: the previous state and exactly the previous data.
@@ -358,7 +348,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         defer { end() }
         let from = machine.state
         if let refusal = backRefusal {
-            if _s.pointee.tracker != nil { track(.rejection, from: from, reason: "back refused: \(refusal.rawValue)") }
+            if storage.tracker != nil { track(.rejection, from: from, reason: "back refused: \(refusal.rawValue)") }
             throw .cannotGoBack(state: from, reason: refusal)
         }
         do {
@@ -366,9 +356,9 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         } catch {
             throw .transition(error)
         }
-        try? _s.pointee.data.pop()
-        if _s.pointee.tracker != nil { track(.undo, from: from, to: machine.state) }
-        if _s.pointee.presenter != nil { present() }
+        try? storage.data.pop()
+        if storage.tracker != nil { track(.undo, from: from, to: machine.state) }
+        if storage.presenter != nil { present() }
         return machine.state
     }
 
@@ -387,9 +377,9 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         } catch {
             throw .cannotGoBack(state: from, reason: .atRoot)
         }
-        try? _s.pointee.data.pop()
-        if _s.pointee.tracker != nil { track(.undo, from: from, to: machine.state) }
-        if _s.pointee.presenter != nil { present() }
+        try? storage.data.pop()
+        if storage.tracker != nil { track(.undo, from: from, to: machine.state) }
+        if storage.presenter != nil { present() }
         return machine.state
     }
 
@@ -398,19 +388,19 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     /// Called while another operation runs (from the presenter or an observer), the reset runs once
     /// that operation has finished; called during a reset's own notifications, it does nothing.
     public func reset() {
-        if _s.pointee.busy {
-            if !_s.pointee.resetting, _s.pointee.pendingReset == nil { _s.pointee.pendingReset = .reset }
+        if storage.busy {
+            if !storage.resetting, storage.pendingReset == nil { storage.pendingReset = .reset }
             return
         }
-        _s.pointee.busy = true
-        _s.pointee.resetting = true
+        storage.busy = true
+        storage.resetting = true
         defer {
-            _s.pointee.resetting = false
+            storage.resetting = false
             end()
         }
         let from = machine.state
         machine.reset()
-        _s.pointee.data.reset()
+        storage.data.reset()
         track(.reset, from: from, to: machine.state)
         present()
     }
@@ -420,19 +410,19 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     /// Called while another operation runs, the logout runs once that operation has finished;
     /// called during a reset's own notifications, it only takes the new session id.
     public func logout(newSessionID: String) {
-        if _s.pointee.busy {
-            if _s.pointee.resetting {
+        if storage.busy {
+            if storage.resetting {
                 tracker?.sessionID = newSessionID
-                _s.pointee.lateSessionID = newSessionID
+                storage.lateSessionID = newSessionID
             } else {
-                _s.pointee.pendingReset = .logout(newSessionID: newSessionID)
+                storage.pendingReset = .logout(newSessionID: newSessionID)
             }
             return
         }
-        _s.pointee.lateSessionID = nil
+        storage.lateSessionID = nil
         reset()
-        tracker?.sessionID = _s.pointee.lateSessionID ?? newSessionID
-        _s.pointee.lateSessionID = nil
+        tracker?.sessionID = storage.lateSessionID ?? newSessionID
+        storage.lateSessionID = nil
     }
 
     /// The step for the current state, holding exactly the data its contract requires.

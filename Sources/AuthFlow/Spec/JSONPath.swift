@@ -3,25 +3,25 @@
 /// Member names that are not plain identifiers are quoted: `$.steps["mfa code"]`, with quotes,
 /// backslashes, control characters and invisible formatting characters escaped as in JSON
 /// (`$.steps["a\u202eb"]`).
-public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
+package struct JSONPath: Hashable, Sendable, CustomStringConvertible {
     /// The path's text.
-    public private(set) var text: String
+    package private(set) var text: String
 
     /// The document's root, `$`.
-    public static let root = JSONPath(text: "$")
+    package static let root = JSONPath(text: "$")
 
     /// The path of member `name` of the object at this path.
-    public func member(_ name: String) -> JSONPath {
+    package func member(_ name: String) -> JSONPath {
         if Self.isIdentifier(name) { return JSONPath(text: text + "." + name) }
         var quoted = ""
         for scalar in name.unicodeScalars {
             switch scalar {
             case "\"": quoted += "\\\""
             case "\\": quoted += "\\\\"
-            case _ where Self.isInvisible(scalar):
+            case _ where scalar.isControlOrInvisibleFormat:
                 // Escaped as JSON does, so that no name can hide in, reorder or drive the terminal.
                 for unit in String(scalar).utf16 {
-                    quoted += "\\u" + String(repeating: "0", count: 4 - String(unit, radix: 16).count) + String(unit, radix: 16)
+                    quoted += "\\u" + TextScalars.hex(unit, minimumDigits: 4, uppercase: false)
                 }
             default: quoted.unicodeScalars.append(scalar)
             }
@@ -30,18 +30,9 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The path of element `index` of the array at this path.
-    public func index(_ index: Int) -> JSONPath { JSONPath(text: text + "[\(index)]") }
+    package func index(_ index: Int) -> JSONPath { JSONPath(text: text + "[\(index)]") }
 
-    public var description: String { text }
-
-    /// Control characters (C0, DEL, C1) and invisible formatting characters (bidi controls, zero
-    /// widths, line and paragraph separators).
-    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator: return true
-        default: return false
-        }
-    }
+    package var description: String { text }
 
     static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic && first.isASCII else { return false }

@@ -31,11 +31,6 @@ public enum SpecLimits {
     /// How many characters of a name a message quotes before cutting it short with `…`.
     public static let shownNameLength = 64
 
-    /// The most cells (states × events) the flat transition table may have; above it the
-    /// model keeps the table's rows in a dictionary instead (a few thousand states each sending
-    /// events of their own would otherwise need gigabytes).
-    static let maxDenseTableCells = 1 << 22
-
     /// `name` as a message quotes it: whole when short, else its first ``shownNameLength``
     /// characters, `…` and its length in bytes.
     ///
@@ -49,10 +44,9 @@ public enum SpecLimits {
             if count == shownNameLength {
                 return shown + "…(\(name.utf8.count) bytes)"
             }
-            switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator:
-                shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default:
+            if scalar.isControlOrInvisibleFormat {
+                shown += "\\u{" + TextScalars.hex(scalar.value) + "}"
+            } else {
                 shown.unicodeScalars.append(scalar)
             }
             count += 1
@@ -73,50 +67,9 @@ extension SpecLimits {
 
     /// What is wrong with `text` if it holds a control or invisible formatting character, or nil.
     static func visibilityProblem(_ text: String, what: String) -> String? {
-        guard let scalar = text.unicodeScalars.first(where: JSONPath.isInvisible) else { return nil }
+        guard let scalar = text.unicodeScalars.first(where: \.isControlOrInvisibleFormat) else { return nil }
         let code = scalar.codePoint
         let kind = scalar.properties.generalCategory == .control ? "a control character" : "an invisible formatting character"
         return "\(what) '\(shown(text))' contains \(code), \(kind); names may not contain control or invisible formatting characters"
-    }
-}
-
-/// Collects spec issues up to ``SpecLimits/maxIssues``, counting the ones past it.
-struct _SpecIssueList {
-    private(set) var issues: [SpecIssue] = []
-    private(set) var dropped = 0
-
-    var isEmpty: Bool { issues.isEmpty }
-
-    /// Adds the issue `make` builds; past the limit only counts it (the message is never built).
-    mutating func append(_ make: () -> SpecIssue) {
-        if issues.count < SpecLimits.maxIssues {
-            issues.append(make())
-        } else {
-            dropped += 1
-        }
-    }
-
-    /// Adds an issue; past the limit only counts it.
-    mutating func append(_ issue: @autoclosure () -> SpecIssue) {
-        append(issue)
-    }
-
-    /// The issues, in the order `areInIncreasingOrder` gives, followed by one that counts those left out.
-    func reported(by areInIncreasingOrder: ((SpecIssue, SpecIssue) -> Bool)? = nil) -> [SpecIssue] {
-        var result = areInIncreasingOrder.map { issues.sorted(by: $0) } ?? issues
-        if dropped > 0 {
-            result.append(SpecIssue(
-                path: "$",
-                message: "\(dropped) more problem\(dropped == 1 ? "" : "s") not listed; a report lists the first \(SpecLimits.maxIssues)"))
-        }
-        return result
-    }
-}
-
-extension Unicode.Scalar {
-    /// The scalar as Unicode writes it, `U+` and at least four hex digits: `U+001B`, `U+1F600`.
-    public var codePoint: String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }

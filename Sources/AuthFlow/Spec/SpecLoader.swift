@@ -289,24 +289,13 @@ private struct Reader {
         return PasscodePolicy(maxLength: maxLength, alphabet: alphabet)
     }
 
-    /// The known key closest to `key` by edit distance, if it is close enough to be a typo.
+    /// The known key closest to `key` by edit distance, ignoring case, if it is close enough to be a typo.
+    ///
+    /// Swaps of two neighbours count as two edits here (Levenshtein distance), unlike the
+    /// command line's hints.
     static func suggestion(for key: String, among known: [String]) -> String? {
-        let a = Array(key.lowercased().unicodeScalars)
-        guard a.count <= 64 else { return nil }
-        var best: (String, Int)?
-        for candidate in known {
-            let b = Array(candidate.lowercased().unicodeScalars)
-            var previous = Array(0...b.count)
-            for i in 1...max(a.count, 1) where !a.isEmpty {
-                var current = [i] + Array(repeating: 0, count: b.count)
-                for j in 1...max(b.count, 1) where !b.isEmpty {
-                    current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                }
-                previous = current
-            }
-            let distance = a.isEmpty ? b.count : previous[b.count]
-            if distance <= max(1, b.count / 3), best == nil || distance < best!.1 { best = (candidate, distance) }
+        EditDistance.nearest(to: Array(key.lowercased().unicodeScalars), in: known, countingSwaps: false) {
+            Array($0.lowercased().unicodeScalars)
         }
-        return best?.0
     }
 }

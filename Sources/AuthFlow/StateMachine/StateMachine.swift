@@ -1,15 +1,3 @@
-/// Something that happened to a state machine, as observers see it.
-public enum MachineEvent<State: Hashable, Event: Hashable>: Hashable {
-    /// The machine moved along `transition`.
-    case transitioned(Transition<State, Event>)
-    /// The machine refused a request and did not change.
-    case rejected(TransitionError<State, Event>)
-    /// The machine undid one step, from `from` back to `to`.
-    case undone(from: State, to: State)
-    /// The machine returned to its root state with an empty history.
-    case reset(to: State)
-}
-
 /// A generic state machine with a deterministic transition table and an undo history.
 ///
 /// The table maps `(from, event)` to exactly one target; adding a conflicting entry throws
@@ -46,7 +34,12 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
         }
     }
 
-    /// Everything that changes, in one place behind ``_s``.
+    /// Everything that changes, in one place behind ``storage``.
+    ///
+    /// The table is kept three ways, which ``_checkInvariants()`` checks agree: `table` answers
+    /// look-ups for any `State` and `Event`, `eventsByState` lists each state's events in the order
+    /// they were added, `declared` lists the transitions in that order, and for dense ids
+    /// `denseKeys`/`denseTargets` hold `table` again as an open-addressed hash.
     @usableFromInline
     struct _Storage {
         @usableFromInline var history: [State]
@@ -71,9 +64,18 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
         }
     }
 
-    /// The machine's mutable state. Reached through a pointer, so no access needs a dynamic
-    /// exclusivity check; the machine is single-threaded and observers run after each change.
+    /// Where ``storage`` lives; only `init`, `deinit` and ``storage`` touch the pointer.
     @usableFromInline let _s: UnsafeMutablePointer<_Storage>
+
+    /// The machine's mutable state, read and changed in place.
+    ///
+    /// Reached through a pointer, so no access needs a dynamic exclusivity check: the machine is
+    /// single-threaded, and observers run only after a change is complete (never while a caller
+    /// holds an access to the storage).
+    @inlinable var storage: _Storage {
+        @inline(__always) unsafeAddress { UnsafePointer(_s) }
+        @inline(__always) unsafeMutableAddress { _s }
+    }
 
     /// The state the machine starts in and returns to on ``reset()``.
     public let initial: State
@@ -87,8 +89,9 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
         _s.initialize(to: _Storage(initial: initial,
                                    dense: _DenseIndex.applies(to: State.self) && _DenseIndex.applies(to: Event.self)))
         for transition in transitions {
-            try add(transition)
+            try insert(transition)
         }
+        _checkInvariants()
     }
 
     deinit {
@@ -102,38 +105,39 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
     /// - Throws: ``TransitionError/conflictingTransition(existing:proposed:)`` when the table already
     ///   sends `(from, event)` elsewhere; the table is unchanged.
     public func add(_ transition: Transition<State, Event>) throws(TransitionError<State, Event>) {
+        try insert(transition)
+        _checkInvariants()
+    }
+
+    /// Adds `transition` to every form of the table, or throws when it conflicts; see ``add(_:)``.
+    func insert(_ transition: Transition<State, Event>) throws(TransitionError<State, Event>) {
         let trigger = Trigger(transition.from, transition.event)
-        if let existing = _s.pointee.table[trigger] {
+        if let existing = storage.table[trigger] {
             if existing == transition.to { return }
             throw .conflictingTransition(
                 existing: Transition(from: transition.from, on: transition.event, to: existing),
                 proposed: transition)
         }
-        _s.pointee.table[trigger] = transition.to
-        _s.pointee.eventsByState[transition.from, default: []].append(transition.event)
-        _s.pointee.declared.append(transition)
-        if _s.pointee.dense { denseInsert(transition) }
+        storage.table[trigger] = transition.to
+        storage.eventsByState[transition.from, default: []].append(transition.event)
+        storage.declared.append(transition)
+        if storage.dense { denseInsert(transition) }
     }
 
     /// Every transition of the table, in the order they were added.
-    public var transitions: [Transition<State, Event>] { _s.pointee.declared }
+    public var transitions: [Transition<State, Event>] { storage.declared }
 
     /// The current state: the top of the history.
-    @inlinable public var state: State { _s.pointee.history[_s.pointee.history.count &- 1] }
+    @inlinable public var state: State { storage.history[storage.history.count &- 1] }
 
     /// The states visited, root first; the last element is the current state.
-    @inlinable public var history: [State] { _s.pointee.history }
+    @inlinable public var history: [State] { storage.history }
 
     /// How many states the history holds (one at the root).
-    @inlinable public var historyCount: Int { _s.pointee.history.count }
+    @inlinable public var historyCount: Int { storage.history.count }
 
     /// Whether ``undo()`` would succeed now.
-    @inlinable public var canUndo: Bool { _s.pointee.history.count > 1 }
-
-    /// The target of `event` from the current state, or `nil` when the table has none.
-    @inlinable public func target(of event: Event) -> State? {
-        lookup(state, event)
-    }
+    @inlinable public var canUndo: Bool { storage.history.count > 1 }
 
     /// The target of `event` from `state`, or `nil` when the table has none.
     @inlinable public func target(from state: State, on event: Event) -> State? {
@@ -146,7 +150,7 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
     }
 
     /// The events with a transition from the current state, in the order they were added.
-    public var enabledEvents: [Event] { _s.pointee.eventsByState[state] ?? [] }
+    public var enabledEvents: [Event] { storage.eventsByState[state] ?? [] }
 
     /// Moves along the transition for `event` and returns it.
     ///
@@ -156,16 +160,17 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
     /// - Complexity: O(1) on average.
     @inlinable @inline(__always) @discardableResult
     public func send(_ event: Event) throws(TransitionError<State, Event>) -> Transition<State, Event> {
-        if _s.pointee.notifying { throw TransitionError.reentrantCall(during: "send(\(event))") }
+        if storage.notifying { throw TransitionError.reentrantCall(during: "send(\(event))") }
         let from = state
         guard let to = lookup(from, event) else {
             let error = TransitionError<State, Event>.noTransition(from: from, on: event)
-            if !_s.pointee.observers.isEmpty { notify(.rejected(error)) }
+            if !storage.observers.isEmpty { notify(.rejected(error)) }
             throw error
         }
-        _s.pointee.history.append(to)
+        storage.history.append(to)
+        _checkHistory()
         let transition = Transition(from: from, on: event, to: to)
-        if !_s.pointee.observers.isEmpty { notify(.transitioned(transition)) }
+        if !storage.observers.isEmpty { notify(.transitioned(transition)) }
         return transition
     }
 
@@ -175,14 +180,15 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
     /// - Throws: ``TransitionError/nothingToUndo(at:)`` at the root; nothing changes.
     @inlinable @inline(__always) @discardableResult
     public func undo() throws(TransitionError<State, Event>) -> State {
-        if _s.pointee.notifying { throw TransitionError.reentrantCall(during: "undo()") }
-        guard _s.pointee.history.count > 1 else {
+        if storage.notifying { throw TransitionError.reentrantCall(during: "undo()") }
+        guard storage.history.count > 1 else {
             let error = TransitionError<State, Event>.nothingToUndo(at: state)
-            if !_s.pointee.observers.isEmpty { notify(.rejected(error)) }
+            if !storage.observers.isEmpty { notify(.rejected(error)) }
             throw error
         }
-        let from = _s.pointee.history.removeLast()
-        if !_s.pointee.observers.isEmpty { notify(.undone(from: from, to: state)) }
+        let from = storage.history.removeLast()
+        _checkHistory()
+        if !storage.observers.isEmpty { notify(.undone(from: from, to: state)) }
         return state
     }
 
@@ -192,27 +198,28 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
     /// change being notified, then happens (and is notified) once: observers never see a history
     /// change under them.
     public func reset() {
-        if _s.pointee.notifying {
-            _s.pointee.resetPending = true
+        if storage.notifying {
+            storage.resetPending = true
             return
         }
-        _s.pointee.history.removeAll(keepingCapacity: true)
-        _s.pointee.history.append(initial)
-        if !_s.pointee.observers.isEmpty { notify(.reset(to: initial)) }
+        storage.history.removeAll(keepingCapacity: true)
+        storage.history.append(initial)
+        _checkHistory()
+        if !storage.observers.isEmpty { notify(.reset(to: initial)) }
     }
 
     /// Registers `observer`, called synchronously after every transition, rejection, undo and reset.
     public func observe(_ observer: @escaping (MachineEvent<State, Event>) -> Void) {
-        _s.pointee.observers.append(observer)
+        storage.observers.append(observer)
     }
 
     @usableFromInline func notify(_ event: MachineEvent<State, Event>) {
-        _s.pointee.notifying = true
-        let observers = _s.pointee.observers
+        storage.notifying = true
+        let observers = storage.observers
         for observer in observers { observer(event) }
-        _s.pointee.notifying = false
-        if _s.pointee.resetPending {
-            _s.pointee.resetPending = false
+        storage.notifying = false
+        if storage.resetPending {
+            storage.resetPending = false
             reset()
         }
     }
@@ -222,10 +229,10 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
     /// The target of `event` from `from`: the dense table for dense ids, the dictionary otherwise.
     @inlinable @inline(__always)
     func lookup(_ from: State, _ event: Event) -> State? {
-        if _s.pointee.dense, let f = _DenseIndex.raw(from), let e = _DenseIndex.raw(event) {
+        if storage.dense, let f = _DenseIndex.raw(from), let e = _DenseIndex.raw(event) {
             return denseLookup(Self.denseKey(f, e))
         }
-        return _s.pointee.table[Trigger(from, event)]
+        return storage.table[Trigger(from, event)]
     }
 
     @inlinable @inline(__always)
@@ -240,29 +247,29 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
 
     @inlinable @inline(__always)
     func denseLookup(_ key: Int64) -> State? {
-        let shift = _s.pointee.denseShift
+        let shift = storage.denseShift
         if shift >= 64 { return nil }   // empty table
-        let mask = _s.pointee.denseKeys.count &- 1
+        let mask = storage.denseKeys.count &- 1
         var slot = Self.denseSlot(key, shift: shift)
         while true {
-            guard let target = _s.pointee.denseTargets[slot] else { return nil }
-            if _s.pointee.denseKeys[slot] == key { return target }
+            guard let target = storage.denseTargets[slot] else { return nil }
+            if storage.denseKeys[slot] == key { return target }
             slot = (slot &+ 1) & mask
         }
     }
 
     func denseInsert(_ transition: Transition<State, Event>) {
         guard let f = _DenseIndex.raw(transition.from), let e = _DenseIndex.raw(transition.event) else { return }
-        let count = _s.pointee.declared.count   // already includes `transition`
-        if _s.pointee.denseKeys.count < 2 * count {
+        let count = storage.declared.count   // already includes `transition`
+        if storage.denseKeys.count < 2 * count {
             // Grow to keep the load at most one half, and re-insert every row.
             var capacity = 8
             var bits: UInt64 = 3
             while capacity < 4 * count { capacity <<= 1; bits += 1 }
-            _s.pointee.denseKeys = [Int64](repeating: 0, count: capacity)
-            _s.pointee.denseTargets = [State?](repeating: nil, count: capacity)
-            _s.pointee.denseShift = 64 - bits
-            for row in _s.pointee.declared {
+            storage.denseKeys = [Int64](repeating: 0, count: capacity)
+            storage.denseTargets = [State?](repeating: nil, count: capacity)
+            storage.denseShift = 64 - bits
+            for row in storage.declared {
                 denseStore(Self.denseKey(_DenseIndex.raw(row.from)!, _DenseIndex.raw(row.event)!), row.to)
             }
         } else {
@@ -271,10 +278,60 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
     }
 
     func denseStore(_ key: Int64, _ target: State) {
-        let mask = _s.pointee.denseKeys.count - 1
-        var slot = Self.denseSlot(key, shift: _s.pointee.denseShift)
-        while _s.pointee.denseTargets[slot] != nil { slot = (slot + 1) & mask }
-        _s.pointee.denseKeys[slot] = key
-        _s.pointee.denseTargets[slot] = target
+        let mask = storage.denseKeys.count - 1
+        var slot = Self.denseSlot(key, shift: storage.denseShift)
+        while storage.denseTargets[slot] != nil { slot = (slot + 1) & mask }
+        storage.denseKeys[slot] = key
+        storage.denseTargets[slot] = target
+    }
+
+    // MARK: Invariants
+
+    /// Traps unless the history starts at ``initial``; a no-op unless built with `DEBUG` or `AUTHFLOW_INVARIANTS`.
+    @inlinable @inline(__always)
+    func _checkHistory() {
+        #if DEBUG || AUTHFLOW_INVARIANTS
+        precondition(!storage.history.isEmpty && storage.history[0] == initial, "the history must start at the initial state")
+        #endif
+    }
+
+    /// Traps unless the forms the table is kept in agree and the history starts at ``initial``.
+    ///
+    /// Checked: `table`, `eventsByState` and `declared` hold the same transitions, each state's
+    /// events in the order they were added; for dense ids, the open-addressed table holds each of
+    /// them once, at most half full, and nothing else. Called after every change to the table in
+    /// builds with `DEBUG` or `AUTHFLOW_INVARIANTS` (as swift-collections does with its own
+    /// flag), and from tests; elsewhere a no-op.
+    /// - Complexity: O(*n*) for *n* transitions.
+    @inlinable @inline(__always)
+    func _checkInvariants() {
+        #if DEBUG || AUTHFLOW_INVARIANTS
+        _checkHistory()
+        let declared = storage.declared
+        precondition(storage.table.count == declared.count, "table and declared hold different numbers of transitions")
+        var byState: [State: [Event]] = [:]
+        for transition in declared {
+            precondition(storage.table[Trigger(transition.from, transition.event)] == transition.to,
+                         "table disagrees with declared on \(transition)")
+            byState[transition.from, default: []].append(transition.event)
+        }
+        precondition(storage.eventsByState == byState, "eventsByState disagrees with declared")
+        guard storage.dense else { return }
+        let capacity = storage.denseKeys.count
+        precondition(storage.denseTargets.count == capacity, "dense keys and targets differ in length")
+        if declared.isEmpty {
+            precondition(storage.denseShift == 64 || storage.denseTargets.allSatisfy { $0 == nil }, "an empty dense table holds targets")
+            return
+        }
+        precondition(capacity >= 2 * declared.count && capacity & (capacity - 1) == 0
+                     && storage.denseShift == UInt64(64 - capacity.trailingZeroBitCount),
+                     "the dense table is more than half full or its shift does not fit its capacity")
+        precondition(storage.denseTargets.lazy.filter { $0 != nil }.count == declared.count,
+                     "the dense table holds other than the declared transitions")
+        for transition in declared {
+            let key = Self.denseKey(_DenseIndex.raw(transition.from)!, _DenseIndex.raw(transition.event)!)
+            precondition(denseLookup(key) == transition.to, "the dense table disagrees with declared on \(transition)")
+        }
+        #endif
     }
 }

@@ -31,7 +31,7 @@ public struct Funnel: Equatable, Sendable {
     }
 
     /// The funnel as a JSON object for reports, with the keys of ``entries`` and ``dropOff`` sorted.
-    public var json: JSON {
+    package var json: JSON {
         func sorted(_ counts: [String: Int]) -> JSON {
             .object(JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, JSON.int($0.value)) }))
         }

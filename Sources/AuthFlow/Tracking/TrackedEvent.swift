@@ -51,7 +51,7 @@ public struct TrackedEvent: Equatable, Sendable {
     /// Keys always appear, in this order: `kind`, `sessionID`, `timestamp`, `from`, `event`,
     /// `to`, `reason`; absent values are `null`, so every line has the same columns. The
     /// timestamp is ISO 8601 in UTC with milliseconds, e.g. `2024-05-01T12:00:00.123Z`.
-    public var json: JSON {
+    package var json: JSON {
         [
             "kind": .string(kind.rawValue),
             "sessionID": .string(sessionID),

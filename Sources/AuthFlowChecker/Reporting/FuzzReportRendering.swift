@@ -35,7 +35,7 @@ public enum FuzzReportRenderer {
         return lines.joined(separator: "\n")
     }
 
-    public static func json(_ report: FuzzReport, spec: String, model: FlowModel, options: FuzzOptions) -> JSON {
+    package static func json(_ report: FuzzReport, spec: String, model: FlowModel, options: FuzzOptions) -> JSON {
         let secrets = Set(model.names(of: model.secrets))
         var members: [(String, JSON)] = [
             ("spec", .string(spec)), ("verdict", .string(report.verdict.rawValue)),

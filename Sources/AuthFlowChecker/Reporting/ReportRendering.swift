@@ -73,7 +73,7 @@ public enum ReportRenderer {
     }
 
     /// The report as the contract's JSON object (key order fixed).
-    public static func json(_ report: CheckReport) -> JSON {
+    package static func json(_ report: CheckReport) -> JSON {
         var members: [(String, JSON)] = [("spec", .string(report.spec)), ("verdict", .string(report.verdict.rawValue))]
         if report.verdict == .invalid {
             let first = report.error?.issues.first
@@ -107,7 +107,7 @@ public enum ReportRenderer {
     }
 
     /// One violation as the contract's JSON object, `values` included for runtime paths.
-    public static func violationJSON(_ violation: Violation, secrets: Set<String>) -> JSON {
+    package static func violationJSON(_ violation: Violation, secrets: Set<String>) -> JSON {
         .object(JSONObject([
             ("property", .string(violation.property.id)),
             ("state", .string(violation.state)),

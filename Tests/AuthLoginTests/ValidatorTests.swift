@@ -1,5 +1,5 @@
 import Testing
-@testable import AuthFlow
+@testable import AuthLogin
 
 /// One row of a validator table: a value and every failure expected for it, in order.
 struct ValidationCase: CustomTestStringConvertible, Sendable {

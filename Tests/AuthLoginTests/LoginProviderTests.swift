@@ -1,5 +1,6 @@
+import AuthFlow
 import Testing
-@testable import AuthFlow
+@testable import AuthLogin
 
 /// A scripted identity backend that records every call.
 actor FakeIdentityBackend: IdentityBackend {

@@ -1,3 +1,5 @@
+import AuthFlow
+
 /// A request for a second factor: the backend sent a one-time passcode and waits for it.
 ///
 /// The challenge says where the code went, so the code-entry screen can tell the person where to

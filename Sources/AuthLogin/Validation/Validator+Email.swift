@@ -1,3 +1,5 @@
+import AuthFlow
+
 extension Validator where Value == String {
     /// The longest address SMTP can carry (RFC 5321), in UTF-8 bytes.
     public static var maximumEmailLength: Int { 254 }
@@ -114,13 +116,10 @@ enum EmailSyntax {
         scalar.properties.isWhitespace || isInvisible(scalar)
     }
 
+    /// Control and invisible formatting characters, and the default-ignorable code points (such as
+    /// variation selectors) that a pasted address can carry along without showing them.
     private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator:
-            return true
-        default:
-            return scalar.properties.isDefaultIgnorableCodePoint
-        }
+        scalar.isControlOrInvisibleFormat || scalar.properties.isDefaultIgnorableCodePoint
     }
 
     /// RFC 5322 `atext` and the dot, plus letters, marks and digits of any script (RFC 6531).

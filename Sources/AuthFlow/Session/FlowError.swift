@@ -1,0 +1,42 @@
+/// Why a flow session refused a request; nothing changed when one is thrown.
+public enum FlowError<State: Hashable, Event: Hashable, Key: Hashable>: Error, Hashable {
+    /// The state machine refused (no transition, nothing to undo, re-entrant call).
+    case transition(TransitionError<State, Event>)
+    /// The step in `state` sent `event`, which its output contract does not list.
+    case eventNotInContract(state: State, event: Event)
+    /// The step in `state` sent `event` with other data keys than its contract declares.
+    case outputMismatch(state: State, event: Event, expected: [Key], got: [Key])
+    /// The step for `state` cannot be created: the data lacks keys its input contract requires.
+    case missingInput(state: State, missing: [Key])
+    /// Back is not possible from `state`.
+    case cannotGoBack(state: State, reason: BackRefusal)
+}
+
+/// Why the user cannot go back from a screen.
+public enum BackRefusal: String, Hashable, Sendable {
+    /// The session is at its root: there is nothing to undo.
+    case atRoot = "at the root"
+    /// The state is terminal (success or abort).
+    case terminal = "terminal state"
+    /// The step declares `back: false`.
+    case disabled = "back is disabled on this screen"
+}
+
+extension FlowError: Sendable where State: Sendable, Event: Sendable, Key: Sendable {}
+
+extension FlowError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case let .transition(error):
+            return error.description
+        case let .eventNotInContract(state, event):
+            return "\(state) cannot send \(event): its output contract does not list it"
+        case let .outputMismatch(state, event, expected, got):
+            return "\(state) sent \(event) with data \(got), but its contract declares \(expected)"
+        case let .missingInput(state, missing):
+            return "\(state) requires \(missing), which the data lacks"
+        case let .cannotGoBack(state, reason):
+            return "cannot go back from \(state): \(reason.rawValue)"
+        }
+    }
+}

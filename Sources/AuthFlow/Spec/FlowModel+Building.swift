@@ -1,0 +1,294 @@
+extension FlowModel {
+    /// Validates `spec` and interns it.
+    ///
+    /// - Parameters:
+    ///   - spec: the flow, by name.
+    ///   - locations: where each JSON path starts in the source file, to put line:column on errors.
+    ///   - file: the file name errors mention.
+    /// - Throws: ``InvalidSpecError`` listing every problem: references to states that are not
+    ///   steps, the reserved event `back`, non-deterministic transitions, more than 64 data keys.
+    ///   At most ``SpecLimits/maxIssues`` are listed, then one that counts the rest.
+    /// - Complexity: O(*n* log *n*) in the size of the spec, and memory in proportion to it.
+    public init(spec: FlowSpec, locations: [String: SourceLocation] = [:], file: String? = nil) throws(InvalidSpecError) {
+        // The order of the passes is the order issues are found in, and events and keys get
+        // their ids in: steps, then names, terminals, the steps' contracts, secrets, the table.
+        var builder = _FlowModelBuilder(spec: spec, locations: locations)
+        builder.internStates()
+        builder.screenNames()
+        builder.readTerminals()
+        builder.readSteps()
+        builder.readSecrets()
+        builder.readTransitions()
+        if !builder.issues.isEmpty {
+            throw InvalidSpecError(file: file, issues: builder.issues.reported(by: SpecIssue.inDocumentOrder))
+        }
+
+        self.spec = spec
+        self.moves = builder.moves()
+        self.states = builder.states
+        self.events = builder.events
+        self.keys = builder.keys
+        self.stateIndex = builder.stateIndex
+        self.eventIndex = builder.eventIndex
+        self.keyIndex = builder.keyIndex
+        self.initial = builder.initial!
+        self.isSuccess = builder.isSuccess
+        self.isAbort = builder.isAbort
+        self.isTerminal = zip(builder.isSuccess, builder.isAbort).map { $0 || $1 }
+        self.requires = builder.requires
+        self.canGoBack = builder.canGoBack
+        self.rows = builder.rows
+        self.secrets = builder.secrets
+        self.passcode = spec.passcode ?? .default
+        self.warnings = builder.warnings
+    }
+}
+
+/// One ``FlowModel`` being built from a ``FlowSpec``: the names interned so far and the problems found.
+///
+/// Each pass reads one part of the spec and reports what is wrong with it, in the order
+/// ``FlowModel/init(spec:locations:file:)`` calls them; nothing is thrown until every pass has run,
+/// so an error lists every problem (up to ``SpecLimits/maxIssues``).
+struct _FlowModelBuilder {
+    let spec: FlowSpec
+    let locations: [String: SourceLocation]
+    var issues = _SpecIssueList()
+    var warnings: [SpecIssue] = []
+
+    var states: [String] = []
+    var stateIndex: [String: StateID] = [:]
+    var events: [String] = []
+    var eventIndex: [String: EventID] = [:]
+    var keys: [String] = []
+    var keyIndex: [String: KeyID] = [:]
+    /// Whether a key past ``KeySet/capacity`` has been reported (it is reported once).
+    var keyOverflow = false
+
+    var initial: StateID?
+    var isSuccess: [Bool] = []
+    var isAbort: [Bool] = []
+    var requires: [KeySet] = []
+    var canGoBack: [Bool] = []
+    /// Each state's emitted events, with the keys they add, in declaration order.
+    var emitted: [[(event: EventID, adds: [KeyID])]] = []
+    var secrets = KeySet()
+    var rows: [FlowModel.Row] = []
+    /// The accepted rows keyed by `from << 32 | event`, with their position in `transitions`.
+    var rowIndex: [Int64: (to: StateID, position: Int)] = [:]
+
+    init(spec: FlowSpec, locations: [String: SourceLocation]) {
+        self.spec = spec
+        self.locations = locations
+    }
+
+    // MARK: Reporting
+
+    mutating func fail(_ path: @autoclosure () -> String, _ message: @autoclosure () -> String) {
+        let locations = self.locations
+        issues.append {
+            let path = path()
+            return SpecIssue(path: path, location: locations[path], message: message())
+        }
+    }
+
+    mutating func warn(_ path: String, _ message: String) {
+        warnings.append(SpecIssue(path: path, location: locations[path], message: message))
+    }
+
+    static func shown(_ name: String) -> String { SpecLimits.shown(name) }
+
+    // MARK: Interning
+
+    /// Gives each step's state an id, in declaration order; a state declared twice is an error.
+    mutating func internStates() {
+        for step in spec.steps {
+            if stateIndex[step.state] != nil {
+                fail(JSONPath.root.member("steps").member(step.state).text, "step '\(Self.shown(step.state))' is declared twice")
+                continue
+            }
+            stateIndex[step.state] = StateID(states.count)
+            states.append(step.state)
+        }
+        if spec.steps.isEmpty { fail("$.steps", "a flow needs at least one step") }
+        isSuccess = [Bool](repeating: false, count: states.count)
+        isAbort = [Bool](repeating: false, count: states.count)
+        requires = [KeySet](repeating: KeySet(), count: states.count)
+        canGoBack = [Bool](repeating: true, count: states.count)
+        emitted = Array(repeating: [], count: states.count)
+    }
+
+    mutating func internEvent(_ name: String) -> EventID {
+        if let id = eventIndex[name] { return id }
+        let id = EventID(events.count)
+        eventIndex[name] = id
+        events.append(name)
+        return id
+    }
+
+    /// The id of data key `name`, or `nil` (reported once, at `path`) past ``KeySet/capacity`` keys.
+    mutating func key(_ name: String, at path: String) -> KeyID? {
+        let id: KeyID
+        if let existing = keyIndex[name] {
+            id = existing
+        } else {
+            id = KeyID(keys.count)
+            keyIndex[name] = id
+            keys.append(name)
+        }
+        if id.index >= KeySet.capacity {
+            if !keyOverflow { fail(path, "a flow may use at most \(KeySet.capacity) distinct data keys; '\(Self.shown(name))' is one too many") }
+            keyOverflow = true
+            return nil
+        }
+        return id
+    }
+
+    /// The id of the step named `name`; reported at `path`, as a `role`, when there is none.
+    mutating func checkState(_ name: String, at path: String, role: String) -> StateID? {
+        if let id = stateIndex[name] { return id }
+        let states = self.states
+        fail(path, "\(role) '\(Self.shown(name))' is not a step (steps: \(Self.listed(states)))")
+        return nil
+    }
+
+    /// Up to twelve names as a message lists them, then how many there are in all.
+    static func listed(_ names: [String]) -> String {
+        let shown = names.prefix(12).map(SpecLimits.shown).joined(separator: ", ")
+        return names.count <= 12 ? shown : shown + ", … (\(names.count) in all)"
+    }
+
+    // MARK: Passes
+
+    /// Holds every name a report will print to ``SpecLimits``' length and visibility limits.
+    ///
+    /// A spec file's names were screened by the loader already; a flow declared in Swift meets
+    /// the same limits here. Each distinct name is reported once per kind.
+    mutating func screenNames() {
+        var screened = Set<String>()
+        func screen(_ name: String, at path: JSONPath, what: String) {
+            guard screened.insert(what + "\u{0}" + name).inserted, let problem = SpecLimits.nameProblem(name, what: what) else { return }
+            fail(path.text, problem)
+        }
+        if let name = spec.name, let problem = SpecLimits.visibilityProblem(name, what: "the flow's name") { fail("$.name", problem) }
+        for step in spec.steps {
+            let stepPath = JSONPath.root.member("steps").member(step.state)
+            screen(step.state, at: stepPath, what: "state name")
+            for (i, key) in step.requires.enumerated() { screen(key, at: stepPath.member("requires").index(i), what: "data key") }
+            for emission in step.emits {
+                screen(emission.event, at: stepPath.member("emits").member(emission.event), what: "event name")
+                for (i, key) in emission.adds.enumerated() {
+                    screen(key, at: stepPath.member("emits").member(emission.event).index(i), what: "data key")
+                }
+            }
+        }
+        for (i, row) in spec.transitions.enumerated() {
+            screen(row.on, at: JSONPath.root.member("transitions").index(i).member("on"), what: "event name")
+        }
+    }
+
+    /// Reads the initial state and the success and abort states; a state that is both is a warning.
+    mutating func readTerminals() {
+        let root = JSONPath.root
+        initial = checkState(spec.initial, at: "$.initial", role: "initial state")
+        for (i, name) in spec.success.enumerated() {
+            if let id = checkState(name, at: root.member("success").index(i).text, role: "success state") { isSuccess[id.index] = true }
+        }
+        for (i, name) in spec.abort.enumerated() {
+            let path = root.member("abort").index(i).text
+            if let id = checkState(name, at: path, role: "abort state") {
+                if isSuccess[id.index] { warn(path, "'\(Self.shown(name))' is both a success and an abort state") }
+                isAbort[id.index] = true
+            }
+        }
+    }
+
+    /// Reads each step's contract: the keys it requires, whether back is allowed, the events it emits.
+    mutating func readSteps() {
+        let root = JSONPath.root
+        for step in spec.steps {
+            guard let id = stateIndex[step.state], states[id.index] == step.state,
+                  emitted[id.index].isEmpty, requires[id.index].isEmpty else { continue }
+            let stepPath = root.member("steps").member(step.state)
+            canGoBack[id.index] = step.back
+            for (i, name) in step.requires.enumerated() {
+                if let key = key(name, at: stepPath.member("requires").index(i).text) { requires[id.index].insert(key) }
+            }
+            var seenEvents = Set<String>()
+            for emission in step.emits {
+                let eventPath = stepPath.member("emits").member(emission.event).text
+                if emission.event == "back" {
+                    fail(eventPath, "'back' is reserved for undo; a step cannot emit it")
+                    continue
+                }
+                if !seenEvents.insert(emission.event).inserted {
+                    fail(eventPath, "event '\(Self.shown(emission.event))' is listed twice in this step's emits")
+                    continue
+                }
+                let event = internEvent(emission.event)
+                var added: [KeyID] = []
+                for (i, name) in emission.adds.enumerated() {
+                    if let key = key(name, at: stepPath.member("emits").member(emission.event).index(i).text), !added.contains(key) {
+                        added.append(key)
+                    }
+                }
+                emitted[id.index].append((event, added))
+            }
+        }
+    }
+
+    /// Reads the keys a report must never print values of.
+    mutating func readSecrets() {
+        for (i, name) in spec.secrets.enumerated() {
+            if let key = key(name, at: JSONPath.root.member("secrets").index(i).text) { secrets.insert(key) }
+        }
+    }
+
+    /// Reads the transition table: references checked, `back` reserved, deterministic.
+    ///
+    /// An identical duplicate row is a warning and ignored; a row that sends an existing
+    /// `(from, event)` elsewhere is an error.
+    mutating func readTransitions() {
+        let root = JSONPath.root
+        for (i, row) in spec.transitions.enumerated() {
+            let rowPath = root.member("transitions").index(i)
+            let from = checkState(row.from, at: rowPath.member("from").text, role: "transition source")
+            let to = checkState(row.to, at: rowPath.member("to").text, role: "transition target")
+            if row.on == "back" {
+                fail(rowPath.member("on").text, "'back' is reserved for undo; it cannot be used in a transition")
+                continue
+            }
+            let event = internEvent(row.on)
+            guard let from, let to else { continue }
+            let trigger = Self.trigger(from, event)
+            if let existing = rowIndex[trigger] {
+                let existingPath = root.member("transitions").index(existing.position).text
+                let at = locations[existingPath].map { " (line \($0.line))" } ?? ""
+                let existingTarget = states[existing.to.index]
+                if existing.to == to {
+                    warn(rowPath.text, "duplicate of transitions[\(existing.position)]\(at): \(Self.shown(row.from)) --\(Self.shown(row.on))--> \(Self.shown(row.to)); ignored")
+                } else {
+                    fail(rowPath.text, "non-deterministic: \(Self.shown(row.from)) --\(Self.shown(row.on))--> \(Self.shown(row.to)) conflicts with transitions[\(existing.position)]\(at), which goes to \(Self.shown(existingTarget))")
+                }
+                continue
+            }
+            rowIndex[trigger] = (to, i)
+            rows.append(FlowModel.Row(from: from, event: event, to: to))
+        }
+    }
+
+    // MARK: Result
+
+    /// Each state's forward moves, with the target the table gives each (`nil`: an illegal transition).
+    func moves() -> [[FlowModel.Move]] {
+        emitted.enumerated().map { state, list in
+            list.map { entry in
+                let target = rowIndex[Self.trigger(StateID(state), entry.event)]?.to
+                return FlowModel.Move(event: entry.event, adds: KeySet(entry.adds), addedKeys: entry.adds, target: target)
+            }
+        }
+    }
+
+    static func trigger(_ from: StateID, _ event: EventID) -> Int64 {
+        Int64(from.rawValue) << 32 | Int64(event.rawValue)
+    }
+}

@@ -1,0 +1,52 @@
+/// One problem found in a spec: where it is and why it is wrong.
+public struct SpecIssue: Hashable, Sendable, CustomStringConvertible {
+    /// The JSON path of the offending value, e.g. `$.transitions[3].to`.
+    public var path: String
+    /// Where the value starts in the file, when the spec came from a file.
+    public var location: SourceLocation?
+    /// What is wrong, in words a person can act on.
+    public var message: String
+
+    public init(path: String, location: SourceLocation? = nil, message: String) {
+        self.path = path
+        self.location = location
+        self.message = message
+    }
+
+    /// Orders issues as they stand in the file: by line and column, those with no location last.
+    public static func inDocumentOrder(_ lhs: SpecIssue, _ rhs: SpecIssue) -> Bool {
+        switch (lhs.location, rhs.location) {
+        case let (l?, r?): return (l.line, l.column) < (r.line, r.column)
+        case (_?, nil): return true
+        default: return false
+        }
+    }
+
+    public var description: String {
+        if let location { return "\(location): \(path): \(message)" }
+        return "\(path): \(message)"
+    }
+}
+
+/// A spec that cannot be checked, with every problem found in it (exit 2).
+public struct InvalidSpecError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file the spec came from, when it came from one.
+    public var file: String?
+    /// Every problem found, in document order; never empty.
+    public var issues: [SpecIssue]
+
+    public init(file: String? = nil, issues: [SpecIssue]) {
+        self.file = file
+        self.issues = issues
+    }
+
+    /// The first problem (the one a one-line report shows).
+    public var first: SpecIssue { issues[0] }
+
+    public var description: String {
+        issues.map { issue in
+            guard let file else { return issue.description }
+            return issue.location == nil ? "\(file): \(issue)" : "\(file):\(issue)"
+        }.joined(separator: "\n")
+    }
+}
