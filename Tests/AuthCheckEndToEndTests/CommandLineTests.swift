@@ -85,6 +85,21 @@ import Testing
         #expect(!stdout(terminal: false, [:]).contains("\u{1B}["))
     }
 
+    @Test func theGateAndTheCommandReportTheSameStacksWhenTheRuntimeWalkIsLeftOut() throws {
+        // Given a spec checked for spec properties only, so neither runs the runtime walk,
+        let spec = AuthCheckBinary.packageRoot.appendingPathComponent(Fixture.emailFirst).path
+        let capture = CapturedOutput()
+        let context = CommandContext(console: capture.console(), environment: RunEnvironment([:]))
+        #expect(AuthCheckCommand.run(["check", "--format", "json", "--property", "deadlock,no-exit", spec], context: context) == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(capture.stdout.utf8)) as? [String: Any])
+        let cliStacks = try #require((json["stats"] as? [String: Any])?["stacks"] as? Int)
+        let gate = try FlowGate.assertHolds(file: spec, options: CheckOptions(properties: [.deadlock, .noExit]))
+        // then the gate counts the stacks the command prints, which are the model's.
+        #expect(gate.stats.stacks == cliStacks)
+        #expect(gate.stats.stacks == FlowCoverage.compute(try FlowCoverageTests.load(Fixture.emailFirst), depth: gate.stats.depth).stacks)
+        #expect(gate.stats.stacks > 1)
+    }
+
     @Test func theProgressLineReadsLikeASentence() {
         let snapshot = CheckProgress.Snapshot(phase: .configurations, count: 1_204_224, depth: 17)
         #expect(ProgressLine.text(label: "Specs/big.json", snapshot: snapshot, depthBound: 12, elapsed: 3)

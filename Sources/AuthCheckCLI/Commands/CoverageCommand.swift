@@ -1,6 +1,5 @@
 import AuthFlow
 import AuthFlowChecker
-import Foundation
 
 /// `authcheck coverage SPEC`: reachable and unreachable states, fired and dead transitions, with counts.
 enum CoverageCommand: Subcommand {
@@ -48,12 +47,10 @@ enum CoverageCommand: Subcommand {
         if arguments.positionals.count > 1 {
             throw .unexpectedArgument(arguments.positionals[1], reason: "coverage takes one SPEC")
         }
-        var options = settings.checkOptions
-        options.properties = (settings.properties ?? Set(Property.allCases)).subtracting([.undoMismatch, .divergence])
-
-        let start = Date()
+        let options = settings.checkOptions
+        let start = context.environment.clock.now()
         let model: FlowModel
-        switch SpecRunner.load(path, options: options, context: context) {
+        switch SpecRunner.load(path, options: options) {
         case let .invalid(report):
             switch settings.format {
             case "text":
@@ -71,20 +68,10 @@ enum CoverageCommand: Subcommand {
             model = loaded
         }
 
-        var check = SpecRunner.check(model, path: path, options: options, context: context, start: start, countStacks: false)
-        let remaining = settings.timeout.map { max(0.001, $0 - Date().timeIntervalSince(start)) }
-        let limits = CheckLimits(depth: settings.depth, maxConfigurations: settings.maxConfigurations, timeout: remaining)
-        let coverage = ProgressLine.around(label: path, depthBound: settings.depth, console: context.console) {
-            let progress = CheckProgress.current
-            return FlowCoverage.compute(model, depth: settings.depth, limits: limits) { configurations, depth in
-                progress?.update(.configurations, count: configurations, depth: depth)
-            }
-        }
-        check.stats.stacks = coverage.stacks
-        check.stats.seconds = context.environment.fixedTime ? 0 : Date().timeIntervalSince(start)
-        if check.verdict == .holds, coverage.stoppedBy != nil {
-            check.verdict = .incomplete
-            check.stoppedBy = coverage.stoppedBy
+        let (check, coverage) = ProgressLine.around(label: path, depthBound: settings.depth, console: context.console) {
+            FlowChecker.coverage(model, source: path, options: options,
+                                 normalise: context.environment.testFault?.normaliser(for: model),
+                                 start: start, clock: context.environment.clock)
         }
         let report = CoverageReport(spec: path, name: model.name, coverage: coverage, check: check)
         switch settings.format {

@@ -34,7 +34,7 @@ enum ExportCommand: Subcommand {
         if arguments.positionals.count > 1 {
             throw .unexpectedArgument(arguments.positionals[1], reason: "export takes one SPEC")
         }
-        switch SpecRunner.load(path, options: CheckOptions(), context: context) {
+        switch SpecRunner.load(path, options: CheckOptions()) {
         case let .invalid(report):
             context.console.err(SpecRunner.invalidLine(report))
             return 2

@@ -74,7 +74,7 @@ enum FuzzCommand: Subcommand {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(UsageError) -> Int32 {
         let settings = try Settings(arguments)
         let model: FlowModel
-        switch SpecRunner.load(settings.spec, options: CheckOptions(), context: context) {
+        switch SpecRunner.load(settings.spec, options: CheckOptions()) {
         case let .invalid(report):
             context.console.err(SpecRunner.invalidLine(report))
             context.console.out(settings.format == "json" ? ReportRenderer.json(report).rendered(pretty: true) : ReportRenderer.text(report, style: context.style))
@@ -93,9 +93,12 @@ enum FuzzCommand: Subcommand {
         }
         let options = FuzzOptions(runs: settings.runs, maxSteps: settings.maxSteps, seed: settings.seed,
                                   properties: settings.properties, timeout: settings.timeout)
+        let start = context.environment.clock.now()
         var report = FlowFuzzer(model: model, makeDriver: TestFault.driverFactory(model: model, environment: context.environment))
             .run(options, regressions: saved)
-        if context.environment.fixedTime { report.seconds = 0 }
+        // FlowFuzzer reads the wall clock and takes no clock of its own yet, so the run is timed again by the
+        // environment's clock: the same figure on the wall clock, zero on a fixed one.
+        report.seconds = min(report.seconds, context.environment.clock.seconds(since: start))
         if let failure = report.failure, failure.run >= 0, let file = settings.regressions {
             do {
                 try FuzzRegressions.append(failure, model: model, to: file)

@@ -19,8 +19,8 @@ struct RunEnvironment: Sendable {
         !(variables["NO_COLOR"] ?? "").isEmpty || variables["TERM"] == "dumb"
     }
 
-    /// Whether durations print as zero (for tests).
-    var fixedTime: Bool { variables["AUTHCHECK_FIXED_TIME"] == "1" }
+    /// Where reports read the time: a fixed clock (for tests) makes every duration zero.
+    var clock: CheckClock { variables["AUTHCHECK_FIXED_TIME"] == "1" ? .fixed() : .system }
 
     /// The runtime fault to inject (for tests), if any.
     var testFault: TestFault? {
