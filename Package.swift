@@ -20,6 +20,10 @@ let package = Package(
         .target(name: "AuthFlowChecker", dependencies: ["AuthFlow", "PropertyTesting"]),
         .target(name: "AuthCheckCLI", dependencies: ["AuthFlow", "AuthFlowChecker"]),
         .executableTarget(name: "authcheck", dependencies: ["AuthCheckCLI"]),
+        // What only tests use, kept out of the shipped binary: runtime faults, captured output, fixtures.
+        .target(name: "AuthCheckTestSupport", dependencies: ["AuthCheckCLI", "AuthFlow", "AuthFlowChecker"]),
+        // The command as the end-to-end tests run it: durations fixed, a runtime fault when asked for.
+        .executableTarget(name: "authcheck-testing", dependencies: ["AuthCheckCLI", "AuthCheckTestSupport"]),
         .executableTarget(
             name: "authcheck-bench",
             dependencies: ["AuthFlow", "AuthFlowChecker", "PropertyTesting"],
@@ -29,12 +33,12 @@ let package = Package(
         .testTarget(name: "PropertyTestingTests", dependencies: ["PropertyTesting"]),
         .testTarget(
             name: "AuthFlowCheckerTests",
-            dependencies: ["AuthFlowChecker", "AuthFlow", "PropertyTesting"],
+            dependencies: ["AuthFlowChecker", "AuthFlow", "PropertyTesting", "AuthCheckTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "AuthCheckEndToEndTests",
-            dependencies: ["AuthCheckCLI"],
+            dependencies: ["AuthCheckCLI", "AuthCheckTestSupport"],
             resources: [.copy("Expected")]
         ),
     ]

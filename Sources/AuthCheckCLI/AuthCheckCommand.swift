@@ -18,7 +18,13 @@ public enum AuthCheckCommand {
     /// Runs the command line `arguments` (without the program name) in this process's environment.
     /// - Returns: the exit status: 0 holds, 1 violated, 2 invalid spec or usage, 3 incomplete.
     public static func main(arguments: [String]) -> Int32 {
-        run(arguments, context: CommandContext(console: .standard(), environment: RunEnvironment(ProcessInfo.processInfo.environment)))
+        main(arguments: arguments, environment: .process())
+    }
+
+    /// Runs the command line `arguments` in `environment`, writing to `console`: how tests run the command.
+    /// - Returns: the exit status, as ``main(arguments:)``.
+    public static func main(arguments: [String], environment: RunEnvironment, console: Console = .standard()) -> Int32 {
+        run(arguments, context: CommandContext(console: console, environment: environment))
     }
 
     /// Runs `arguments` writing to `context`'s console.
@@ -114,7 +120,6 @@ public enum AuthCheckCommand {
             "ENVIRONMENT:",
         ]
         lines += HelpFormatter.item("NO_COLOR", "when set and not empty, never colour the output", column: 26)
-        lines += HelpFormatter.item("AUTHCHECK_FIXED_TIME=1", "for tests: print every duration as 0.000, so output is byte-stable", column: 26)
         lines += ["", "See 'authcheck help <command>' for a command's options."]
         return lines.map(\.trailingSpacesRemoved).joined(separator: "\n")
     }

@@ -1,4 +1,5 @@
 @testable import AuthCheckCLI
+import AuthCheckTestSupport
 import AuthFlowChecker
 import Foundation
 import Testing
@@ -74,7 +75,7 @@ import Testing
         let spec = AuthCheckBinary.packageRoot.appendingPathComponent(Fixture.spec("deadlock")).path
         func stdout(terminal: Bool, _ environment: [String: String]) -> String {
             let capture = CapturedOutput()
-            let context = CommandContext(console: capture.console(terminal: terminal), environment: RunEnvironment(environment))
+            let context = CommandContext(console: capture.console(terminal: terminal), environment: RunEnvironment(variables: environment))
             #expect(AuthCheckCommand.run(["check", spec], context: context) == 1)
             return capture.stdout
         }
@@ -89,7 +90,7 @@ import Testing
         // Given a spec checked for spec properties only, so neither runs the runtime walk,
         let spec = AuthCheckBinary.packageRoot.appendingPathComponent(Fixture.emailFirst).path
         let capture = CapturedOutput()
-        let context = CommandContext(console: capture.console(), environment: RunEnvironment([:]))
+        let context = CommandContext(console: capture.console(), environment: RunEnvironment(variables: [:]))
         #expect(AuthCheckCommand.run(["check", "--format", "json", "--property", "deadlock,no-exit", spec], context: context) == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(capture.stdout.utf8)) as? [String: Any])
         let cliStacks = try #require((json["stats"] as? [String: Any])?["stacks"] as? Int)

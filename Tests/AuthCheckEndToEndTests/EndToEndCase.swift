@@ -1,10 +1,10 @@
-/// One run of the `authcheck` binary whose stdout, stderr and exit status are kept in `Expected/`.
+/// One run of the command whose stdout, stderr and exit status are kept in `Expected/`.
 struct EndToEndCase: Sendable, CustomStringConvertible {
     /// The name of its expected files: `Expected/NAME.stdout`, `.stderr`, `.status`.
     var name: String
     /// The arguments after `authcheck`.
     var arguments: [String]
-    /// Extra environment variables (the run always has `AUTHCHECK_FIXED_TIME=1`).
+    /// Extra environment variables (`AUTHCHECK_TEST_FAULT` for a runtime fault).
     var environment: [String: String] = [:]
     /// What standard input holds (empty when nil).
     var stdin: String?
@@ -16,9 +16,17 @@ struct EndToEndCase: Sendable, CustomStringConvertible {
         self.stdin = stdin
     }
 
+    /// The commands whose reports print a duration.
+    static let timedCommands: Set<String> = ["check", "explore", "coverage", "fuzz"]
+
+    /// `authcheck-testing` when the output holds a duration (fixed at 0.000 there) or a fault is injected; else the shipped `authcheck`.
+    var executable: AuthCheckBinary {
+        environment["AUTHCHECK_TEST_FAULT"] != nil || Self.timedCommands.contains(arguments.first ?? "") ? .testing : .shipped
+    }
+
     var description: String {
         let env = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value) " }.joined()
-        return "\(name): \(env)authcheck \(arguments.map { $0.contains(" ") || $0.isEmpty ? "'\($0)'" : $0 }.joined(separator: " "))"
+        return "\(name): \(env)\(executable.name) \(arguments.map { $0.contains(" ") || $0.isEmpty ? "'\($0)'" : $0 }.joined(separator: " "))"
     }
 }
 

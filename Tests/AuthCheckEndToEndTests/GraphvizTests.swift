@@ -23,7 +23,7 @@ import Testing
             print("◇ skipped: Graphviz 'dot' is not installed, so \(spec)'s coverage graph was not rendered (apt-get install graphviz)")
             return
         }
-        let graph = try AuthCheckBinary.run(["coverage", "--format", "dot", spec])
+        let graph = try AuthCheckBinary.shipped.run(["coverage", "--format", "dot", spec])
         #expect(graph.stderr.isEmpty)
         #expect(graph.stdout.hasPrefix("digraph "))
         let rendered = AuthCheckBinary.run(executable: dot, arguments: ["-Tsvg"], environment: [:], stdin: graph.stdout)

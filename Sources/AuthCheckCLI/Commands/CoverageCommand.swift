@@ -70,7 +70,7 @@ enum CoverageCommand: Subcommand {
 
         let (check, coverage) = ProgressLine.around(label: path, depthBound: settings.depth, console: context.console) {
             FlowChecker.coverage(model, source: path, options: options,
-                                 normalise: context.environment.testFault?.normaliser(for: model),
+                                 normalise: context.environment.makeNormaliser(model),
                                  start: start, clock: context.environment.clock)
         }
         let report = CoverageReport(spec: path, name: model.name, coverage: coverage, check: check)

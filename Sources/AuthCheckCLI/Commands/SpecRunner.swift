@@ -32,8 +32,8 @@ enum SpecRunner {
     static func check(_ model: FlowModel, path: String, options: CheckOptions, context: CommandContext) -> CheckReport {
         ProgressLine.around(label: path, depthBound: options.limits.depth, console: context.console) {
             FlowChecker.check(model, source: path, options: options,
-                              driver: context.environment.testFault?.driver(for: model),
-                              normalise: context.environment.testFault?.normaliser(for: model),
+                              driver: context.environment.makeDriver(model),
+                              normalise: context.environment.makeNormaliser(model),
                               clock: context.environment.clock)
         }
     }

@@ -26,7 +26,7 @@ protocol Subcommand {
 struct CommandContext: Sendable {
     /// stdout and stderr.
     var console: Console
-    /// Colour and the test hooks.
+    /// Colour, the clock, and the runtime to drive.
     var environment: RunEnvironment
 
     /// The text style for stdout.
