@@ -36,9 +36,15 @@ let package = Package(
             dependencies: ["AuthFlowChecker", "AuthFlow", "PropertyTesting", "AuthCheckTestSupport"],
             resources: [.copy("Fixtures")]
         ),
+        // The command in process: parsing, formatting, the checker's figures as the command prints them.
+        .testTarget(
+            name: "AuthCheckCLIUnitTests",
+            dependencies: ["AuthCheckCLI", "AuthCheckTestSupport", "AuthFlow", "AuthFlowChecker"]
+        ),
+        // The built executables against the golden files in Expected/.
         .testTarget(
             name: "AuthCheckEndToEndTests",
-            dependencies: ["AuthCheckCLI", "AuthCheckTestSupport"],
+            dependencies: ["AuthCheckTestSupport"],
             resources: [.copy("Expected")]
         ),
     ]

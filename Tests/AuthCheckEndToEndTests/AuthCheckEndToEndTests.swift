@@ -1,3 +1,4 @@
+import AuthCheckTestSupport
 import Foundation
 import Testing
 
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func eachRealSpecHolds() throws {
-        let specs = try FileManager.default.contentsOfDirectory(atPath: AuthCheckBinary.packageRoot.appendingPathComponent("Specs").path)
+        let specs = try FileManager.default.contentsOfDirectory(atPath: Fixture.url("Specs").path)
             .filter { $0.hasSuffix(".json") }.sorted()
         #expect(specs.map { "Specs/\($0)" } == Fixture.realSpecs, "a spec in Specs/ has no end-to-end case")
         for spec in specs {

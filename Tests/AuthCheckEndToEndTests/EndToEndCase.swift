@@ -1,3 +1,5 @@
+import AuthCheckTestSupport
+
 /// One run of the command whose stdout, stderr and exit status are kept in `Expected/`.
 struct EndToEndCase: Sendable, CustomStringConvertible {
     /// The name of its expected files: `Expected/NAME.stdout`, `.stderr`, `.status`.
@@ -28,17 +30,6 @@ struct EndToEndCase: Sendable, CustomStringConvertible {
         let env = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value) " }.joined()
         return "\(name): \(env)\(executable.name) \(arguments.map { $0.contains(" ") || $0.isEmpty ? "'\($0)'" : $0 }.joined(separator: " "))"
     }
-}
-
-/// The fixtures' paths, relative to the package root where every case runs.
-enum Fixture {
-    static let emailFirst = "Specs/email-first.json"
-    static let sessionRestore = "Specs/session-restore.json"
-    static let signupDetailsLast = "Specs/signup-details-last.json"
-    static let realSpecs = [emailFirst, sessionRestore, signupDetailsLast]
-
-    /// A spec written for these tests, in `Expected/specs/`.
-    static func spec(_ name: String) -> String { "Tests/AuthCheckEndToEndTests/Expected/specs/\(name).json" }
 }
 
 extension EndToEndCase {

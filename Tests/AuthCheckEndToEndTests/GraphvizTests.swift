@@ -1,3 +1,4 @@
+import AuthCheckTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
     }()
 
     static var specs: [String] {
-        let root = AuthCheckBinary.packageRoot.appendingPathComponent("Specs").path
+        let root = Fixture.url("Specs").path
         let real = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0.hasSuffix(".json") }.sorted().map { "Specs/\($0)" }
         return real + ["legacy", "odd-names", "no-exit", "terminal-exit", "illegal-transition"].map(Fixture.spec)
     }

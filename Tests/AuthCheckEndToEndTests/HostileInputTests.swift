@@ -1,3 +1,4 @@
+import AuthCheckTestSupport
 import Foundation
 import Testing
 

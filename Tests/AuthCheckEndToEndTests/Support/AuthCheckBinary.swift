@@ -1,3 +1,4 @@
+import AuthCheckTestSupport
 import Foundation
 
 /// Finds a built executable of the command and runs it like a user or a CI script would.
@@ -20,13 +21,6 @@ struct AuthCheckBinary: Sendable {
     static let shipped = AuthCheckBinary(name: "authcheck", override: "AUTHCHECK_BINARY")
     /// `authcheck-testing`: fixed durations and injected runtime faults, for golden output.
     static let testing = AuthCheckBinary(name: "authcheck-testing", override: nil)
-
-    /// The package's root directory, where every command runs, so spec paths print the same everywhere.
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()   // Support
-        .deletingLastPathComponent()   // AuthCheckEndToEndTests
-        .deletingLastPathComponent()   // Tests
-        .deletingLastPathComponent()
 
     /// The products directory of the build that built these tests.
     static var productsDirectory: URL {
@@ -96,7 +90,7 @@ struct AuthCheckBinary: Sendable {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
-        process.currentDirectoryURL = packageRoot
+        process.currentDirectoryURL = Fixture.packageRoot
         do {
             let out = try FileHandle(forWritingTo: outURL)
             let err = try FileHandle(forWritingTo: errURL)

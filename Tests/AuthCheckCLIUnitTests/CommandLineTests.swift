@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func colourOnlyOnATerminalAndNeverUnderNoColor() {
-        let spec = AuthCheckBinary.packageRoot.appendingPathComponent(Fixture.spec("deadlock")).path
+        let spec = Fixture.url(Fixture.spec("deadlock")).path
         func stdout(terminal: Bool, _ environment: [String: String]) -> String {
             let capture = CapturedOutput()
             let context = CommandContext(console: capture.console(terminal: terminal), environment: RunEnvironment(variables: environment))
@@ -88,7 +88,7 @@ import Testing
 
     @Test func theGateAndTheCommandReportTheSameStacksWhenTheRuntimeWalkIsLeftOut() throws {
         // Given a spec checked for spec properties only, so neither runs the runtime walk,
-        let spec = AuthCheckBinary.packageRoot.appendingPathComponent(Fixture.emailFirst).path
+        let spec = Fixture.url(Fixture.emailFirst).path
         let capture = CapturedOutput()
         let context = CommandContext(console: capture.console(), environment: RunEnvironment(variables: [:]))
         #expect(AuthCheckCommand.run(["check", "--format", "json", "--property", "deadlock,no-exit", spec], context: context) == 0)
