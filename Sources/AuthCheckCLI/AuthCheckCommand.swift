@@ -60,11 +60,16 @@ public enum AuthCheckCommand {
             return 0
         }
         do {
-            let parsed = try ArgumentParser(options: command.options).parse(rest)
-            return try command.run(parsed, context: context)
+            return try execute(command, arguments: rest, context: context)
         } catch {
             return fail(error, usage: HelpFormatter.usage(of: command) + "\nSee 'authcheck help \(command.name)'.", console: console)
         }
+    }
+
+    /// Parses `arguments` against the command's options, builds its settings from them, and runs it.
+    static func execute<Command: Subcommand>(_ command: Command.Type, arguments: [String], context: CommandContext) throws(UsageError) -> Int32 {
+        let parsed = try ArgumentParser(options: command.options).parse(arguments)
+        return try command.run(Command.Settings(parsed), context: context)
     }
 
     /// Prints `error: …` and the usage to stderr; returns 2.
