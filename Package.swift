@@ -25,6 +25,10 @@ let package = Package(
         .target(name: "AuthFlowChecker", dependencies: ["AuthFlow", "PropertyTesting"]),
         .target(name: "AuthCheckCLI", dependencies: ["AuthFlow", "AuthFlowChecker"]),
         .executableTarget(name: "authcheck", dependencies: ["AuthCheckCLI"]),
+        // What only tests use, kept out of the shipped binary: runtime faults, captured output, fixtures.
+        .target(name: "AuthCheckTestSupport", dependencies: ["AuthCheckCLI", "AuthFlow", "AuthFlowChecker"]),
+        // The command as the end-to-end tests run it: durations fixed, a runtime fault when asked for.
+        .executableTarget(name: "authcheck-testing", dependencies: ["AuthCheckCLI", "AuthCheckTestSupport"]),
         .executableTarget(
             name: "authcheck-bench",
             dependencies: ["AuthFlow", "AuthFlowChecker", "PropertyTesting"],
@@ -34,12 +38,18 @@ let package = Package(
         .testTarget(name: "PropertyTestingTests", dependencies: ["PropertyTesting"]),
         .testTarget(
             name: "AuthFlowCheckerTests",
-            dependencies: ["AuthFlowChecker", "AuthFlow", "PropertyTesting"],
+            dependencies: ["AuthFlowChecker", "AuthFlow", "PropertyTesting", "AuthCheckTestSupport"],
             resources: [.copy("Fixtures")]
         ),
+        // The command in process: parsing, formatting, the checker's figures as the command prints them.
+        .testTarget(
+            name: "AuthCheckCLIUnitTests",
+            dependencies: ["AuthCheckCLI", "AuthCheckTestSupport", "AuthFlow", "AuthFlowChecker"]
+        ),
+        // The built executables against the golden files in Expected/.
         .testTarget(
             name: "AuthCheckEndToEndTests",
-            dependencies: ["AuthCheckCLI"],
+            dependencies: ["AuthCheckTestSupport"],
             resources: [.copy("Expected")]
         ),
     ]

@@ -18,7 +18,13 @@ public enum AuthCheckCommand {
     /// Runs the command line `arguments` (without the program name) in this process's environment.
     /// - Returns: the exit status: 0 holds, 1 violated, 2 invalid spec or usage, 3 incomplete.
     public static func main(arguments: [String]) -> Int32 {
-        run(arguments, context: CommandContext(console: .standard(), environment: RunEnvironment(ProcessInfo.processInfo.environment)))
+        main(arguments: arguments, environment: .process())
+    }
+
+    /// Runs the command line `arguments` in `environment`, writing to `console`: how tests run the command.
+    /// - Returns: the exit status, as ``main(arguments:)``.
+    public static func main(arguments: [String], environment: RunEnvironment, console: Console = .standard()) -> Int32 {
+        run(arguments, context: CommandContext(console: console, environment: environment))
     }
 
     /// Runs `arguments` writing to `context`'s console.
@@ -54,11 +60,16 @@ public enum AuthCheckCommand {
             return 0
         }
         do {
-            let parsed = try ArgumentParser(options: command.options).parse(rest)
-            return try command.run(parsed, context: context)
+            return try execute(command, arguments: rest, context: context)
         } catch {
             return fail(error, usage: HelpFormatter.usage(of: command) + "\nSee 'authcheck help \(command.name)'.", console: console)
         }
+    }
+
+    /// Parses `arguments` against the command's options, builds its settings from them, and runs it.
+    static func execute<Command: Subcommand>(_ command: Command.Type, arguments: [String], context: CommandContext) throws(UsageError) -> Int32 {
+        let parsed = try ArgumentParser(options: command.options).parse(arguments)
+        return try command.run(Command.Settings(parsed), context: context)
     }
 
     /// Prints `error: …` and the usage to stderr; returns 2.
@@ -114,7 +125,6 @@ public enum AuthCheckCommand {
             "ENVIRONMENT:",
         ]
         lines += HelpFormatter.item("NO_COLOR", "when set and not empty, never colour the output", column: 26)
-        lines += HelpFormatter.item("AUTHCHECK_FIXED_TIME=1", "for tests: print every duration as 0.000, so output is byte-stable", column: 26)
         lines += ["", "See 'authcheck help <command>' for a command's options."]
         return lines.map(\.trailingSpacesRemoved).joined(separator: "\n")
     }

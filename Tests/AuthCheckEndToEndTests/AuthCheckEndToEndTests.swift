@@ -1,14 +1,15 @@
+import AuthCheckTestSupport
 import Foundation
 import Testing
 
-/// Runs the built `authcheck` binary and compares stdout, stderr and the exit status with `Expected/`.
+/// Runs the built command and compares stdout, stderr and the exit status with `Expected/`.
 ///
 /// Record again with `AUTHCHECK_RECORD=1 swift test --filter AuthCheckEndToEndTests` and read the
 /// diff: the expected files are the specification of the command's output.
 @Suite struct AuthCheckEndToEndTests {
     @Test(arguments: EndToEndCase.all)
     func outputMatchesExpected(_ testCase: EndToEndCase) throws {
-        let actual = try AuthCheckBinary.run(testCase.arguments, environment: testCase.environment, stdin: testCase.stdin)
+        let actual = try testCase.executable.run(testCase.arguments, environment: testCase.environment, stdin: testCase.stdin)
         if ExpectedOutput.recording {
             try ExpectedOutput.record(testCase.name, actual)
             return
@@ -31,11 +32,11 @@ import Testing
     }
 
     @Test func eachRealSpecHolds() throws {
-        let specs = try FileManager.default.contentsOfDirectory(atPath: AuthCheckBinary.packageRoot.appendingPathComponent("Specs").path)
+        let specs = try FileManager.default.contentsOfDirectory(atPath: Fixture.url("Specs").path)
             .filter { $0.hasSuffix(".json") }.sorted()
         #expect(specs.map { "Specs/\($0)" } == Fixture.realSpecs, "a spec in Specs/ has no end-to-end case")
         for spec in specs {
-            let output = try AuthCheckBinary.run(["check", "Specs/\(spec)"])
+            let output = try AuthCheckBinary.shipped.run(["check", "Specs/\(spec)"])
             #expect(output.status == 0, "Specs/\(spec): \(output.stdout)")
         }
     }
@@ -53,15 +54,26 @@ import Testing
             ([violated, invalid, holds], 2),
         ]
         for (specs, status) in cases {
-            #expect(try AuthCheckBinary.run(["check"] + specs).status == status, "check \(specs)")
+            #expect(try AuthCheckBinary.shipped.run(["check"] + specs).status == status, "check \(specs)")
         }
         // An incomplete run (3) ranks below a violation (1) and above holds (0).
-        #expect(try AuthCheckBinary.run(["check", "--max-configurations", "30", holds]).status == 3)
-        #expect(try AuthCheckBinary.run(["check", "--max-configurations", "30", holds, violated]).status == 1)
+        #expect(try AuthCheckBinary.shipped.run(["check", "--max-configurations", "30", holds]).status == 3)
+        #expect(try AuthCheckBinary.shipped.run(["check", "--max-configurations", "30", holds, violated]).status == 1)
+    }
+
+    @Test func theShippedCommandTakesNoTestHooksFromTheEnvironment() throws {
+        // Given the variables authcheck-testing reads, when the shipped command runs with them,
+        let hooks = ["AUTHCHECK_TEST_FAULT": "undo-refused:otp", "AUTHCHECK_FIXED_TIME": "1"]
+        let shipped = try AuthCheckBinary.shipped.run(["check", Fixture.spec("secrets")], environment: hooks)
+        // then it drives the real runtime (which holds) and prints the time it took,
+        #expect(shipped.status == 0, "\(shipped.stdout)")
+        #expect(!shipped.stdout.contains(", 0.000 s"), "\(shipped.stdout)")
+        // while the test executable breaks the runtime as asked.
+        #expect(try AuthCheckBinary.testing.run(["check", Fixture.spec("secrets")], environment: hooks).status == 1)
     }
 
     @Test func pipesNeverGetColour() throws {
-        let output = try AuthCheckBinary.run(["check", Fixture.spec("deadlock"), Fixture.emailFirst], environment: ["TERM": "xterm-256color"])
+        let output = try AuthCheckBinary.shipped.run(["check", Fixture.spec("deadlock"), Fixture.emailFirst], environment: ["TERM": "xterm-256color"])
         #expect(!output.stdout.contains("\u{1B}["))
         #expect(!output.stderr.contains("\u{1B}["))
     }

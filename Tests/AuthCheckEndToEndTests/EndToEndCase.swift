@@ -1,10 +1,12 @@
-/// One run of the `authcheck` binary whose stdout, stderr and exit status are kept in `Expected/`.
+import AuthCheckTestSupport
+
+/// One run of the command whose stdout, stderr and exit status are kept in `Expected/`.
 struct EndToEndCase: Sendable, CustomStringConvertible {
     /// The name of its expected files: `Expected/NAME.stdout`, `.stderr`, `.status`.
     var name: String
     /// The arguments after `authcheck`.
     var arguments: [String]
-    /// Extra environment variables (the run always has `AUTHCHECK_FIXED_TIME=1`).
+    /// Extra environment variables (`AUTHCHECK_TEST_FAULT` for a runtime fault).
     var environment: [String: String] = [:]
     /// What standard input holds (empty when nil).
     var stdin: String?
@@ -16,21 +18,18 @@ struct EndToEndCase: Sendable, CustomStringConvertible {
         self.stdin = stdin
     }
 
+    /// The commands whose reports print a duration.
+    static let timedCommands: Set<String> = ["check", "explore", "coverage", "fuzz"]
+
+    /// `authcheck-testing` when the output holds a duration (fixed at 0.000 there) or a fault is injected; else the shipped `authcheck`.
+    var executable: AuthCheckBinary {
+        environment["AUTHCHECK_TEST_FAULT"] != nil || Self.timedCommands.contains(arguments.first ?? "") ? .testing : .shipped
+    }
+
     var description: String {
         let env = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value) " }.joined()
-        return "\(name): \(env)authcheck \(arguments.map { $0.contains(" ") || $0.isEmpty ? "'\($0)'" : $0 }.joined(separator: " "))"
+        return "\(name): \(env)\(executable.name) \(arguments.map { $0.contains(" ") || $0.isEmpty ? "'\($0)'" : $0 }.joined(separator: " "))"
     }
-}
-
-/// The fixtures' paths, relative to the package root where every case runs.
-enum Fixture {
-    static let emailFirst = "Specs/email-first.json"
-    static let sessionRestore = "Specs/session-restore.json"
-    static let signupDetailsLast = "Specs/signup-details-last.json"
-    static let realSpecs = [emailFirst, sessionRestore, signupDetailsLast]
-
-    /// A spec written for these tests, in `Expected/specs/`.
-    static func spec(_ name: String) -> String { "Tests/AuthCheckEndToEndTests/Expected/specs/\(name).json" }
 }
 
 extension EndToEndCase {

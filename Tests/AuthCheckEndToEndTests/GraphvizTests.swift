@@ -1,3 +1,4 @@
+import AuthCheckTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
     }()
 
     static var specs: [String] {
-        let root = AuthCheckBinary.packageRoot.appendingPathComponent("Specs").path
+        let root = Fixture.url("Specs").path
         let real = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0.hasSuffix(".json") }.sorted().map { "Specs/\($0)" }
         return real + ["legacy", "odd-names", "no-exit", "terminal-exit", "illegal-transition"].map(Fixture.spec)
     }
@@ -23,7 +24,7 @@ import Testing
             print("◇ skipped: Graphviz 'dot' is not installed, so \(spec)'s coverage graph was not rendered (apt-get install graphviz)")
             return
         }
-        let graph = try AuthCheckBinary.run(["coverage", "--format", "dot", spec])
+        let graph = try AuthCheckBinary.shipped.run(["coverage", "--format", "dot", spec])
         #expect(graph.stderr.isEmpty)
         #expect(graph.stdout.hasPrefix("digraph "))
         let rendered = AuthCheckBinary.run(executable: dot, arguments: ["-Tsvg"], environment: [:], stdin: graph.stdout)

@@ -1,3 +1,4 @@
+import AuthCheckTestSupport
 import Foundation
 import Testing
 
@@ -72,10 +73,10 @@ struct MeasuredRun: CustomStringConvertible {
             peakBytes: peak)
     }
 
-    /// Runs the built `authcheck` the way the other end-to-end tests do (fixed durations).
+    /// Runs the shipped `authcheck` as a user would, with only `PATH` set.
     static func authcheck(_ arguments: [String]) throws -> MeasuredRun {
-        let environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "AUTHCHECK_FIXED_TIME": "1"]
-        return try run(try AuthCheckBinary.path.get(), arguments, environment: environment)
+        let environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        return try run(try AuthCheckBinary.shipped.path.get(), arguments, environment: environment)
     }
 }
 

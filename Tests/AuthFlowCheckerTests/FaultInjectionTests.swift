@@ -1,3 +1,4 @@
+import AuthCheckTestSupport
 import AuthFlow
 @testable import AuthFlowChecker
 import Testing

@@ -8,7 +8,8 @@ enum CheckCommand: Subcommand {
     static let argumentsSynopsis = "SPEC..."
     static let argumentsHelp = [(name: "SPEC...", help: "authflow/1 spec files (JSON); each is checked and reported on its own")]
     static let formats = ["text", "json"]
-    static let options = CommonOptions.checking(formats: formats)
+    static let declared = CheckingOptions(format: CommonOptions.format(formats, drawsElsewhere: true))
+    static let options = declared.specs
     static let discussion = [
         (title: "OUTPUT", body: """
             text: per spec a verdict line, each violation as a numbered counterexample
@@ -20,21 +21,30 @@ enum CheckCommand: Subcommand {
         (title: "EXIT STATUS", body: HelpFormatter.exitStatus(several: true)),
     ]
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(UsageError) -> Int32 {
-        let settings = try CheckSettings(arguments, formats: formats)
-        guard !arguments.positionals.isEmpty else { throw .missingArgument("SPEC") }
-        let options = settings.checkOptions
+    struct Settings: CommandSettings {
+        var check: CheckSettings
+        var specs: [String]
+
+        init(_ parsed: ParsedArguments) throws(UsageError) {
+            check = try CheckSettings(parsed, options: declared)
+            guard !parsed.positionals.isEmpty else { throw .missingArgument("SPEC") }
+            specs = parsed.positionals
+        }
+    }
+
+    static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
+        let options = settings.check.checkOptions
         var reports: [CheckReport] = []
-        for (i, path) in arguments.positionals.enumerated() {
+        for (i, path) in settings.specs.enumerated() {
             let report = SpecRunner.check(path, options: options, context: context)
             reports.append(report)
             if report.verdict == .invalid { context.console.err(SpecRunner.invalidLine(report)) }
-            if settings.format == "text" {
+            if settings.check.format == "text" {
                 if i > 0 { context.console.out("") }
                 context.console.out(ReportRenderer.text(report, style: context.style))
             }
         }
-        if settings.format == "json" {
+        if settings.check.format == "json" {
             let json = reports.count == 1 ? ReportRenderer.json(reports[0]) : .array(reports.map(ReportRenderer.json))
             context.console.out(json.rendered(pretty: true))
         } else if reports.count > 1 {

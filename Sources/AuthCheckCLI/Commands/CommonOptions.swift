@@ -1,6 +1,6 @@
 import AuthFlowChecker
 
-/// The options `check`, `explore` and `coverage` share, as declared for help and as parsed for a run.
+/// The options several commands share, each declared once with its parser and default.
 enum CommonOptions {
     static let depthRange = 0...64
     static let defaultDepth = 12
@@ -9,63 +9,92 @@ enum CommonOptions {
     static let defaultTimeout = 600.0
     static let workersRange = 1...256
 
-    static let depth = OptionSpec("--depth", value: "N", help:
-        "drive the runtime through every undo stack of at most N forward events (0...64; default \(defaultDepth))")
-    static func format(_ choices: [String]) -> OptionSpec {
-        OptionSpec("--format", value: choices.joined(separator: "|"), help:
-            "output format (default text)" + (choices.contains("json") ? "; json prints the contract's report object" : ""))
+    /// `--depth N`, with the help a command gives it.
+    static func depth(help: String) -> Option<Int> {
+        Option("--depth", value: "N", help: help, default: defaultDepth) { text, name throws(UsageError) in
+            try ValueParsers.integer(text, option: name, in: depthRange)
+        }
     }
-    static let property = OptionSpec("--property", value: "ID", repeatable: true, help:
-        "check only these properties; repeat it or separate ids with commas (default: all; see 'authcheck help')")
-    static let strict = OptionSpec("--strict", help:
-        "lint findings (unreachable states, dead transitions, unused data) make the verdict violated (exit 1)")
-    static let maxConfigurations = OptionSpec("--max-configurations", value: "N", help:
-        "stop as incomplete (exit 3) once the complete search has stored N configurations (default \(CheckLimits.defaultMaxConfigurations))")
-    static let timeout = OptionSpec("--timeout", value: "SECONDS", help:
-        "stop as incomplete (exit 3) after this many seconds (default \(Int(defaultTimeout)))")
-    static let workers = OptionSpec("--workers", value: "N", help:
-        "threads that share the runtime walk (1...256; default \(defaultWorkers))")
 
-    /// The options of a spec-checking command with the given formats.
-    static func checking(formats: [String]) -> [OptionSpec] {
-        [depth, format(formats), property, strict, maxConfigurations, timeout, workers]
+    static let depth = depth(help:
+        "drive the runtime through every undo stack of at most N forward events (0...64; default \(defaultDepth))")
+
+    /// `--format` among `choices` (the first is the default), with the help a command gives it.
+    /// - Parameter drawsElsewhere: whether `dot` and `mermaid` get a pointer to `coverage`.
+    static func format(_ choices: [String], help: String? = nil, drawsElsewhere: Bool = false) -> Option<String> {
+        let help = help ?? "output format (default \(choices[0]))" + (choices.contains("json") ? "; json prints the contract's report object" : "")
+        return Option("--format", value: choices.joined(separator: "|"), help: help, default: choices[0]) { text, name throws(UsageError) in
+            if drawsElsewhere, !choices.contains(text), ["dot", "mermaid"].contains(text) {
+                throw .invalidValue(option: name, value: text,
+                                    reason: "\(text) draws coverage: use 'authcheck coverage --format \(text)'; here expected one of \(choices.joined(separator: ", "))")
+            }
+            return try ValueParsers.choice(text, option: name, in: choices)
+        }
+    }
+
+    static let property = Option<Set<Property>?>(repeating: "--property", value: "ID", help:
+        "check only these properties; repeat it or separate ids with commas (default: all; see 'authcheck help')") { texts, name throws(UsageError) in
+        try ValueParsers.properties(texts, option: name)
+    }
+
+    static let strict = Option(flag: "--strict", help:
+        "lint findings (unreachable states, dead transitions, unused data) make the verdict violated (exit 1)")
+
+    static let maxConfigurations = Option("--max-configurations", value: "N", help:
+        "stop as incomplete (exit 3) once the complete search has stored N configurations (default \(CheckLimits.defaultMaxConfigurations))",
+        default: CheckLimits.defaultMaxConfigurations) { text, name throws(UsageError) in
+        try ValueParsers.integer(text, option: name, in: 1...Int.max)
+    }
+
+    static let timeout = Option<Double?>("--timeout", value: "SECONDS", help:
+        "stop as incomplete (exit 3) after this many seconds (default \(Int(defaultTimeout)))",
+        default: defaultTimeout) { text, name throws(UsageError) in
+        try ValueParsers.seconds(text, option: name)
+    }
+
+    static let workers = Option("--workers", value: "N", help:
+        "threads that share the runtime walk (1...256; default \(defaultWorkers))", default: defaultWorkers) { text, name throws(UsageError) in
+        try ValueParsers.integer(text, option: name, in: workersRange)
+    }
+}
+
+/// The options of a spec-checking command (`check`, `explore`, `coverage`), as that command declares them.
+struct CheckingOptions: Sendable {
+    var depth = CommonOptions.depth
+    var format: Option<String>
+    var property = CommonOptions.property
+    var strict = CommonOptions.strict
+    var maxConfigurations = CommonOptions.maxConfigurations
+    var timeout = CommonOptions.timeout
+    /// `--workers`, for the commands that drive the runtime.
+    var workers: Option<Int>? = CommonOptions.workers
+
+    /// The options in the order help lists them.
+    var specs: [OptionSpec] {
+        [depth.spec, format.spec, property.spec, strict.spec, maxConfigurations.spec, timeout.spec] + (workers.map { [$0.spec] } ?? [])
     }
 }
 
 /// The settings of a spec-checking command, validated.
 struct CheckSettings: Sendable {
-    var depth = CommonOptions.defaultDepth
-    var format = "text"
+    var depth: Int
+    var format: String
     var properties: Set<Property>?
-    var strict = false
-    var maxConfigurations = CheckLimits.defaultMaxConfigurations
-    var timeout: Double? = CommonOptions.defaultTimeout
-    var workers = CommonOptions.defaultWorkers
+    var strict: Bool
+    var maxConfigurations: Int
+    var timeout: Double?
+    var workers: Int
 
-    /// Reads and validates the common options.
+    /// Reads and validates the checking options, in the order help lists them.
     /// - Throws: ``UsageError/invalidValue(option:value:reason:)`` naming the first bad value.
-    init(_ parsed: ParsedArguments, formats: [String]) throws(UsageError) {
-        if let text = parsed.value("--depth") {
-            depth = try ValueParsers.integer(text, option: "--depth", in: CommonOptions.depthRange)
-        }
-        if let text = parsed.value("--format") {
-            if !formats.contains(text), ["dot", "mermaid"].contains(text) {
-                throw .invalidValue(option: "--format", value: text,
-                                    reason: "\(text) draws coverage: use 'authcheck coverage --format \(text)'; here expected one of \(formats.joined(separator: ", "))")
-            }
-            format = try ValueParsers.choice(text, option: "--format", in: formats)
-        }
-        properties = try ValueParsers.properties(parsed.all("--property"))
-        strict = parsed.flag("--strict")
-        if let text = parsed.value("--max-configurations") {
-            maxConfigurations = try ValueParsers.integer(text, option: "--max-configurations", in: 1...Int.max)
-        }
-        if let text = parsed.value("--timeout") {
-            timeout = try ValueParsers.seconds(text, option: "--timeout")
-        }
-        if let text = parsed.value("--workers") {
-            workers = try ValueParsers.integer(text, option: "--workers", in: CommonOptions.workersRange)
-        }
+    init(_ parsed: ParsedArguments, options: CheckingOptions) throws(UsageError) {
+        depth = try parsed.value(of: options.depth)
+        format = try parsed.value(of: options.format)
+        properties = try parsed.value(of: options.property)
+        strict = try parsed.value(of: options.strict)
+        maxConfigurations = try parsed.value(of: options.maxConfigurations)
+        timeout = try parsed.value(of: options.timeout)
+        workers = try options.workers.map { option throws(UsageError) in try parsed.value(of: option) } ?? CommonOptions.defaultWorkers
     }
 
     /// The checker's options.

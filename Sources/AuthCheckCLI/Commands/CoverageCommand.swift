@@ -1,6 +1,5 @@
 import AuthFlow
 import AuthFlowChecker
-import Foundation
 
 /// `authcheck coverage SPEC`: reachable and unreachable states, fired and dead transitions, with counts.
 enum CoverageCommand: Subcommand {
@@ -9,11 +8,11 @@ enum CoverageCommand: Subcommand {
     static let argumentsSynopsis = "SPEC"
     static let argumentsHelp = [(name: "SPEC", help: "one authflow/1 spec file (JSON)")]
     static let formats = ["text", "json", "dot", "mermaid"]
-    static let options = [
-        OptionSpec("--depth", value: "N", help: "count the undo stacks of at most N forward events (0...64; default \(CommonOptions.defaultDepth))"),
-        OptionSpec("--format", value: formats.joined(separator: "|"), help: "output format (default text); see FORMATS"),
-        CommonOptions.property, CommonOptions.strict, CommonOptions.maxConfigurations, CommonOptions.timeout,
-    ]
+    static let declared = CheckingOptions(
+        depth: CommonOptions.depth(help: "count the undo stacks of at most N forward events (0...64; default \(CommonOptions.defaultDepth))"),
+        format: CommonOptions.format(formats, help: "output format (default text); see FORMATS"),
+        workers: nil)
+    static let options = declared.specs
     static let discussion = [
         (title: "COUNTS", body: """
             configurations (per state): the reachable (state, data keys) configurations
@@ -42,20 +41,24 @@ enum CoverageCommand: Subcommand {
             """ + "\n" + HelpFormatter.exitStatus(several: false)),
     ]
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(UsageError) -> Int32 {
-        let settings = try CheckSettings(arguments, formats: formats)
-        guard let path = arguments.positionals.first else { throw .missingArgument("SPEC") }
-        if arguments.positionals.count > 1 {
-            throw .unexpectedArgument(arguments.positionals[1], reason: "coverage takes one SPEC")
-        }
-        var options = settings.checkOptions
-        options.properties = (settings.properties ?? Set(Property.allCases)).subtracting([.undoMismatch, .divergence])
+    struct Settings: CommandSettings {
+        var check: CheckSettings
+        var spec: String
 
-        let start = Date()
+        init(_ parsed: ParsedArguments) throws(UsageError) {
+            check = try CheckSettings(parsed, options: declared)
+            spec = try parsed.single("SPEC", reason: "coverage takes one SPEC")
+        }
+    }
+
+    static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
+        let path = settings.spec
+        let options = settings.check.checkOptions
+        let start = context.environment.clock.now()
         let model: FlowModel
-        switch SpecRunner.load(path, options: options, context: context) {
+        switch SpecRunner.load(path, options: options) {
         case let .invalid(report):
-            switch settings.format {
+            switch settings.check.format {
             case "text":
                 context.console.out(ReportRenderer.text(report, style: context.style))
                 context.console.err(SpecRunner.invalidLine(report))
@@ -71,23 +74,13 @@ enum CoverageCommand: Subcommand {
             model = loaded
         }
 
-        var check = SpecRunner.check(model, path: path, options: options, context: context, start: start, countStacks: false)
-        let remaining = settings.timeout.map { max(0.001, $0 - Date().timeIntervalSince(start)) }
-        let limits = CheckLimits(depth: settings.depth, maxConfigurations: settings.maxConfigurations, timeout: remaining)
-        let coverage = ProgressLine.around(label: path, depthBound: settings.depth, console: context.console) {
-            let progress = CheckProgress.current
-            return FlowCoverage.compute(model, depth: settings.depth, limits: limits) { configurations, depth in
-                progress?.update(.configurations, count: configurations, depth: depth)
-            }
-        }
-        check.stats.stacks = coverage.stacks
-        check.stats.seconds = context.environment.fixedTime ? 0 : Date().timeIntervalSince(start)
-        if check.verdict == .holds, coverage.stoppedBy != nil {
-            check.verdict = .incomplete
-            check.stoppedBy = coverage.stoppedBy
+        let (check, coverage) = ProgressLine.around(label: path, depthBound: settings.check.depth, console: context.console) {
+            FlowChecker.coverage(model, source: path, options: options,
+                                 normalise: context.environment.makeNormaliser(model),
+                                 start: start, clock: context.environment.clock)
         }
         let report = CoverageReport(spec: path, name: model.name, coverage: coverage, check: check)
-        switch settings.format {
+        switch settings.check.format {
         case "json": context.console.out(CoverageJSON.render(report).rendered(pretty: true))
         case "dot": context.console.out(CoverageDot.render(report))
         case "mermaid": context.console.out(CoverageMermaid.render(report))

@@ -8,7 +8,8 @@ enum ExploreCommand: Subcommand {
     static let argumentsSynopsis = "SPEC"
     static let argumentsHelp = [(name: "SPEC", help: "one authflow/1 spec file (JSON); use 'check' for several")]
     static let formats = ["text", "json"]
-    static let options = CommonOptions.checking(formats: formats)
+    static let declared = CheckingOptions(format: CommonOptions.format(formats, drawsElsewhere: true))
+    static let options = declared.specs
     static let discussion = [
         (title: "OUTPUT", body: """
             text: the report as 'check' prints it (every violation, one per site, with its
@@ -20,21 +21,26 @@ enum ExploreCommand: Subcommand {
         (title: "EXIT STATUS", body: HelpFormatter.exitStatus(several: false)),
     ]
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(UsageError) -> Int32 {
-        let settings = try CheckSettings(arguments, formats: formats)
-        guard let path = arguments.positionals.first else { throw .missingArgument("SPEC") }
-        if arguments.positionals.count > 1 {
-            throw .unexpectedArgument(arguments.positionals[1], reason: "explore takes one SPEC; use 'authcheck check' for several")
+    struct Settings: CommandSettings {
+        var check: CheckSettings
+        var spec: String
+
+        init(_ parsed: ParsedArguments) throws(UsageError) {
+            check = try CheckSettings(parsed, options: declared)
+            spec = try parsed.single("SPEC", reason: "explore takes one SPEC; use 'authcheck check' for several")
         }
-        let report = SpecRunner.check(path, options: settings.checkOptions, context: context)
+    }
+
+    static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
+        let report = SpecRunner.check(settings.spec, options: settings.check.checkOptions, context: context)
         if report.verdict == .invalid { context.console.err(SpecRunner.invalidLine(report)) }
-        switch settings.format {
+        switch settings.check.format {
         case "json":
             context.console.out(ReportRenderer.json(report).rendered(pretty: true))
         default:
             var text = ReportRenderer.text(report, style: context.style)
             if report.verdict != .invalid {
-                text += "\n\n" + propertyTable(report, requested: settings.properties, style: context.style)
+                text += "\n\n" + propertyTable(report, requested: settings.check.properties, style: context.style)
             }
             context.console.out(text)
         }

@@ -8,10 +8,8 @@ enum ExportCommand: Subcommand {
     static let argumentsSynopsis = "SPEC"
     static let argumentsHelp = [(name: "SPEC", help: "one authflow/1 spec file (JSON)")]
     static let formats = ["promela"]
-    static let options = [
-        OptionSpec("--format", value: "promela", help: "the model's language (default promela)"),
-        CommonOptions.depth,
-    ]
+    static let format = CommonOptions.format(formats, help: "the model's language (default promela)")
+    static let options = [format.spec, CommonOptions.depth.spec]
     static let discussion = [
         (title: "OUTPUT", body: """
             A Promela model of the bounded undo-stack exploration: the stack as an array of
@@ -26,20 +24,26 @@ enum ExportCommand: Subcommand {
             """),
     ]
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(UsageError) -> Int32 {
-        if let text = arguments.value("--format") { _ = try ValueParsers.choice(text, option: "--format", in: formats) }
-        var depth = CommonOptions.defaultDepth
-        if let text = arguments.value("--depth") { depth = try ValueParsers.integer(text, option: "--depth", in: CommonOptions.depthRange) }
-        guard let path = arguments.positionals.first else { throw .missingArgument("SPEC") }
-        if arguments.positionals.count > 1 {
-            throw .unexpectedArgument(arguments.positionals[1], reason: "export takes one SPEC")
+    struct Settings: CommandSettings {
+        /// Only promela, for now.
+        var format: String
+        var depth: Int
+        var spec: String
+
+        init(_ parsed: ParsedArguments) throws(UsageError) {
+            format = try parsed.value(of: ExportCommand.format)
+            depth = try parsed.value(of: CommonOptions.depth)
+            spec = try parsed.single("SPEC", reason: "export takes one SPEC")
         }
-        switch SpecRunner.load(path, options: CheckOptions(), context: context) {
+    }
+
+    static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
+        switch SpecRunner.load(settings.spec, options: CheckOptions()) {
         case let .invalid(report):
             context.console.err(SpecRunner.invalidLine(report))
             return 2
         case let .model(model):
-            context.console.out(PromelaExporter.export(model, depth: depth))
+            context.console.out(PromelaExporter.export(model, depth: settings.depth))
             return 0
         }
     }

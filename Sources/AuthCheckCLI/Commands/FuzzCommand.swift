@@ -11,15 +11,23 @@ enum FuzzCommand: Subcommand {
     static let defaultRuns = 1_000
     static let defaultMaxSteps = 60
     static let defaultSeed: UInt64 = 1
-    static let options = [
-        OptionSpec("--runs", value: "N", help: "how many random paths to walk (1...100000000; default \(defaultRuns))"),
-        OptionSpec("--seed", value: "SEED", help: "the random seed, decimal or 0x-hex (default \(defaultSeed)); the same seed walks the same paths"),
-        OptionSpec("--max-steps", value: "N", help: "the most actions (events and backs) in one path (1...100000; default \(defaultMaxSteps))"),
-        CommonOptions.format(formats),
-        CommonOptions.property,
-        OptionSpec("--regressions", value: "FILE", help: "replay the paths saved in FILE first, and append a new failure's shrunk path to it"),
-        CommonOptions.timeout,
-    ]
+    static let runs = Option("--runs", value: "N", help: "how many random paths to walk (1...100000000; default \(defaultRuns))",
+                             default: defaultRuns) { text, name throws(UsageError) in
+        try ValueParsers.integer(text, option: name, in: 1...100_000_000)
+    }
+    static let seed = Option("--seed", value: "SEED", help: "the random seed, decimal or 0x-hex (default \(defaultSeed)); the same seed walks the same paths",
+                             default: defaultSeed) { text, name throws(UsageError) in
+        try ValueParsers.seed(text, option: name)
+    }
+    static let maxSteps = Option("--max-steps", value: "N", help: "the most actions (events and backs) in one path (1...100000; default \(defaultMaxSteps))",
+                                 default: defaultMaxSteps) { text, name throws(UsageError) in
+        try ValueParsers.integer(text, option: name, in: 1...100_000)
+    }
+    static let format = CommonOptions.format(formats)
+    static let regressions = Option<String?>("--regressions", value: "FILE",
+                                             help: "replay the paths saved in FILE first, and append a new failure's shrunk path to it",
+                                             default: nil) { text, _ throws(UsageError) in text }
+    static let options = [runs.spec, seed.spec, maxSteps.spec, format.spec, CommonOptions.property.spec, regressions.spec, CommonOptions.timeout.spec]
     static let discussion = [
         (title: "OUTPUT", body: """
             A failure prints the shrunk path step by step with the data values after each
@@ -45,36 +53,31 @@ enum FuzzCommand: Subcommand {
     ]
 
     /// The fuzzer's settings, validated.
-    struct Settings: Sendable {
+    struct Settings: CommandSettings {
         var spec: String
-        var runs = FuzzCommand.defaultRuns
-        var seed = FuzzCommand.defaultSeed
-        var maxSteps = FuzzCommand.defaultMaxSteps
-        var format = "text"
+        var runs: Int
+        var seed: UInt64
+        var maxSteps: Int
+        var format: String
         var properties: Set<Property>?
-        var timeout: Double? = CommonOptions.defaultTimeout
+        var timeout: Double?
         var regressions: String?
 
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            if let text = arguments.value("--runs") { runs = try ValueParsers.integer(text, option: "--runs", in: 1...100_000_000) }
-            if let text = arguments.value("--seed") { seed = try ValueParsers.seed(text, option: "--seed") }
-            if let text = arguments.value("--max-steps") { maxSteps = try ValueParsers.integer(text, option: "--max-steps", in: 1...100_000) }
-            if let text = arguments.value("--format") { format = try ValueParsers.choice(text, option: "--format", in: FuzzCommand.formats) }
-            properties = try ValueParsers.properties(arguments.all("--property"))
-            if let text = arguments.value("--timeout") { timeout = try ValueParsers.seconds(text, option: "--timeout") }
-            regressions = arguments.value("--regressions")
-            guard let spec = arguments.positionals.first else { throw .missingArgument("SPEC") }
-            if arguments.positionals.count > 1 {
-                throw .unexpectedArgument(arguments.positionals[1], reason: "fuzz takes one SPEC")
-            }
-            self.spec = spec
+        init(_ parsed: ParsedArguments) throws(UsageError) {
+            runs = try parsed.value(of: FuzzCommand.runs)
+            seed = try parsed.value(of: FuzzCommand.seed)
+            maxSteps = try parsed.value(of: FuzzCommand.maxSteps)
+            format = try parsed.value(of: FuzzCommand.format)
+            properties = try parsed.value(of: CommonOptions.property)
+            timeout = try parsed.value(of: CommonOptions.timeout)
+            regressions = try parsed.value(of: FuzzCommand.regressions)
+            spec = try parsed.single("SPEC", reason: "fuzz takes one SPEC")
         }
     }
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(UsageError) -> Int32 {
-        let settings = try Settings(arguments)
+    static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
         let model: FlowModel
-        switch SpecRunner.load(settings.spec, options: CheckOptions(), context: context) {
+        switch SpecRunner.load(settings.spec, options: CheckOptions()) {
         case let .invalid(report):
             context.console.err(SpecRunner.invalidLine(report))
             context.console.out(settings.format == "json" ? ReportRenderer.json(report).rendered(pretty: true) : ReportRenderer.text(report, style: context.style))
@@ -93,9 +96,12 @@ enum FuzzCommand: Subcommand {
         }
         let options = FuzzOptions(runs: settings.runs, maxSteps: settings.maxSteps, seed: settings.seed,
                                   properties: settings.properties, timeout: settings.timeout)
-        var report = FlowFuzzer(model: model, makeDriver: TestFault.driverFactory(model: model, environment: context.environment))
+        let start = context.environment.clock.now()
+        var report = FlowFuzzer(model: model, makeDriver: context.environment.driverFactory(for: model))
             .run(options, regressions: saved)
-        if context.environment.fixedTime { report.seconds = 0 }
+        // FlowFuzzer reads the wall clock and takes no clock of its own yet, so the run is timed again by the
+        // environment's clock: the same figure on the wall clock, zero on a fixed one.
+        report.seconds = min(report.seconds, context.environment.clock.seconds(since: start))
         if let failure = report.failure, failure.run >= 0, let file = settings.regressions {
             do {
                 try FuzzRegressions.append(failure, model: model, to: file)

@@ -9,13 +9,22 @@ enum HelpCommand: Subcommand {
     static let options: [OptionSpec] = []
     static let discussion: [(title: String, body: String)] = []
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(UsageError) -> Int32 {
-        guard let name = arguments.positionals.first else {
+    struct Settings: CommandSettings {
+        /// The command whose help to show; none for the top-level help.
+        var command: String?
+
+        init(_ parsed: ParsedArguments) throws(UsageError) {
+            command = parsed.positionals.first
+            if parsed.positionals.count > 1 {
+                throw .unexpectedArgument(parsed.positionals[1], reason: "help takes at most one COMMAND")
+            }
+        }
+    }
+
+    static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
+        guard let name = settings.command else {
             context.console.out(AuthCheckCommand.help)
             return 0
-        }
-        if arguments.positionals.count > 1 {
-            throw .unexpectedArgument(arguments.positionals[1], reason: "help takes at most one COMMAND")
         }
         guard let command = AuthCheckCommand.command(named: name) else {
             throw .unknownCommand(name, suggestion: AuthCheckCommand.suggestion(for: name))

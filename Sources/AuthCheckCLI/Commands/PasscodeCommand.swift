@@ -8,11 +8,20 @@ enum PasscodeCommand: Subcommand {
     static let argumentsSynopsis = "INPUT..."
     static let argumentsHelp = [(name: "INPUT...", help: "codes as typed or pasted; with none, each line of stdin (when it is not a terminal). Put inputs that start with '-' after '--'")]
     static let maxLengthRange = 0...4096
-    static let options = [
-        OptionSpec("--max-length", value: "N", help: "the longest code, in characters (0...4096; default \(PasscodePolicy.default.maxLength), or the spec's)"),
-        OptionSpec("--alphabet", value: "CHARS", help: "the characters a code may hold (default A-Z and 0-9, or the spec's)"),
-        OptionSpec("--spec", value: "FILE", help: "take the policy from this spec's passcode object; --max-length and --alphabet override it"),
-    ]
+    static let maxLength = Option<Int?>("--max-length", value: "N",
+                                        help: "the longest code, in characters (0...4096; default \(PasscodePolicy.default.maxLength), or the spec's)",
+                                        default: nil) { text, name throws(UsageError) in
+        try ValueParsers.integer(text, option: name, in: maxLengthRange)
+    }
+    static let alphabet = Option<String?>("--alphabet", value: "CHARS", help: "the characters a code may hold (default A-Z and 0-9, or the spec's)",
+                                          default: nil) { text, name throws(UsageError) in
+        guard !text.isEmpty else { throw .invalidValue(option: name, value: text, reason: "the alphabet must not be empty") }
+        return text
+    }
+    static let spec = Option<String?>("--spec", value: "FILE",
+                                      help: "take the policy from this spec's passcode object; --max-length and --alphabet override it",
+                                      default: nil) { text, _ throws(UsageError) in text }
+    static let options = [maxLength.spec, alphabet.spec, spec.spec]
     static let discussion = [
         (title: "NORMALISING", body: """
             Compatibility forms are folded (full-width digits become ASCII), letters are
@@ -26,25 +35,31 @@ enum PasscodeCommand: Subcommand {
             """),
     ]
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(UsageError) -> Int32 {
-        var policy = PasscodePolicy.default
+    struct Settings: CommandSettings {
         var maxLength: Int?
         var alphabet: String?
-        if let text = arguments.value("--max-length") {
-            maxLength = try ValueParsers.integer(text, option: "--max-length", in: maxLengthRange)
+        var spec: String?
+        /// The inputs on the command line; none means stdin's lines.
+        var inputs: [String]
+
+        init(_ parsed: ParsedArguments) throws(UsageError) {
+            maxLength = try parsed.value(of: PasscodeCommand.maxLength)
+            alphabet = try parsed.value(of: PasscodeCommand.alphabet)
+            spec = try parsed.value(of: PasscodeCommand.spec)
+            inputs = parsed.positionals
         }
-        if let text = arguments.value("--alphabet") {
-            guard !text.isEmpty else { throw .invalidValue(option: "--alphabet", value: text, reason: "the alphabet must not be empty") }
-            alphabet = text
-        }
-        var inputs = arguments.positionals
+    }
+
+    static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
+        var policy = PasscodePolicy.default
+        var inputs = settings.inputs
         if inputs.isEmpty {
             guard !context.console.stdinIsTerminal else { throw .missingArgument("INPUT (or lines on stdin)") }
             var lines = context.console.readAll().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             if lines.last == "" { lines.removeLast() }
             inputs = lines
         }
-        if let path = arguments.value("--spec") {
+        if let path = settings.spec {
             do {
                 policy = try SpecLoader.load(file: path).passcode
             } catch {
@@ -52,7 +67,7 @@ enum PasscodeCommand: Subcommand {
                 return 2
             }
         }
-        policy = PasscodePolicy(maxLength: maxLength ?? policy.maxLength, alphabet: alphabet ?? policy.alphabetText)
+        policy = PasscodePolicy(maxLength: settings.maxLength ?? policy.maxLength, alphabet: settings.alphabet ?? policy.alphabetText)
         let normaliser = PasscodeNormaliser(policy: policy)
         for input in inputs {
             context.console.out(normaliser.normalise(input))

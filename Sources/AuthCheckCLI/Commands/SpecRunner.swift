@@ -1,6 +1,5 @@
 import AuthFlow
 import AuthFlowChecker
-import Foundation
 
 /// What `check`, `explore` and `coverage` share: loading and checking a spec, and turning reports into an exit status.
 enum SpecRunner {
@@ -11,17 +10,17 @@ enum SpecRunner {
     }
 
     /// Loads the spec at `path`; an invalid one comes back as its `invalid` report.
-    static func load(_ path: String, options: CheckOptions, context: CommandContext) -> Loaded {
+    static func load(_ path: String, options: CheckOptions) -> Loaded {
         do {
             return .model(try SpecLoader.load(file: path))
         } catch {
-            return .invalid(finished(.invalid(spec: path, error: error, options: options), context: context))
+            return .invalid(.invalid(spec: path, error: error, options: options))
         }
     }
 
     /// Loads and checks the spec at `path`, with a progress line on a terminal.
     static func check(_ path: String, options: CheckOptions, context: CommandContext) -> CheckReport {
-        switch load(path, options: options, context: context) {
+        switch load(path, options: options) {
         case let .invalid(report):
             return report
         case let .model(model):
@@ -29,34 +28,14 @@ enum SpecRunner {
         }
     }
 
-    /// Checks a loaded model, with a progress line on a terminal; drives the runtime with the test fault when one is set.
-    ///
-    /// When `--property` leaves out both runtime properties the runtime walk does not run, so the
-    /// stack count (a figure of the spec, section 4) is counted from the model instead, unless
-    /// `countStacks` is false because the caller counts them itself.
-    static func check(_ model: FlowModel, path: String, options: CheckOptions, context: CommandContext,
-                      start: Date = Date(), countStacks: Bool = true) -> CheckReport {
-        let report = ProgressLine.around(label: path, depthBound: options.limits.depth, console: context.console) {
-            var report = FlowChecker.check(model, source: path, options: options,
-                                           driver: context.environment.testFault?.driver(for: model),
-                                           normalise: context.environment.testFault?.normaliser(for: model), start: start)
-            if countStacks, !options.includes(.undoMismatch), !options.includes(.divergence) {
-                let progress = CheckProgress.current
-                report.stats.stacks = FlowCoverage.compute(model, depth: options.limits.depth, limits: options.limits) { count, depth in
-                    progress?.update(.configurations, count: count, depth: depth)
-                }.stacks
-                report.stats.seconds = Date().timeIntervalSince(start)
-            }
-            return report
+    /// Checks a loaded model, with a progress line on a terminal; the environment's hooks choose the runtime, the normaliser and the clock.
+    static func check(_ model: FlowModel, path: String, options: CheckOptions, context: CommandContext) -> CheckReport {
+        ProgressLine.around(label: path, depthBound: options.limits.depth, console: context.console) {
+            FlowChecker.check(model, source: path, options: options,
+                              driver: context.environment.makeDriver(model),
+                              normalise: context.environment.makeNormaliser(model),
+                              clock: context.environment.clock)
         }
-        return finished(report, context: context)
-    }
-
-    /// The report as printed: durations zeroed when the tests ask for byte-stable output.
-    static func finished(_ report: CheckReport, context: CommandContext) -> CheckReport {
-        var report = report
-        if context.environment.fixedTime { report.stats.seconds = 0 }
-        return report
     }
 
     /// The exit status of several results: the worst by precedence 2 > 1 > 3 > 0.

@@ -11,7 +11,7 @@ import Darwin
 ///
 /// Writes are unbuffered and serialised, so a progress line on stderr never interleaves with
 /// an error message. Tests build a capturing console; the binary uses ``standard()``.
-final class Console: @unchecked Sendable {
+public final class Console: @unchecked Sendable {
     private let lock = NSLock()
     private let writeOut: @Sendable (String) -> Void
     private let writeErr: @Sendable (String) -> Void
@@ -23,7 +23,8 @@ final class Console: @unchecked Sendable {
     /// Whether stdin is a terminal (commands read input from stdin only when it is not).
     let stdinIsTerminal: Bool
 
-    init(stdoutIsTerminal: Bool, stderrIsTerminal: Bool, stdinIsTerminal: Bool = true,
+    /// A console writing with `out` and `err` and reading stdin with `input`, claiming the given terminal-ness.
+    public init(stdoutIsTerminal: Bool, stderrIsTerminal: Bool, stdinIsTerminal: Bool = true,
          out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
          input: @escaping @Sendable () -> String = { "" }) {
         self.stdoutIsTerminal = stdoutIsTerminal
@@ -35,7 +36,7 @@ final class Console: @unchecked Sendable {
     }
 
     /// The process's own stdin, stdout and stderr.
-    static func standard() -> Console {
+    public static func standard() -> Console {
         Console(stdoutIsTerminal: isatty(1) == 1, stderrIsTerminal: isatty(2) == 1, stdinIsTerminal: isatty(0) == 1,
                 out: { write(fd: 1, $0) }, err: { write(fd: 2, $0) },
                 input: { String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) })
@@ -76,23 +77,5 @@ final class Console: @unchecked Sendable {
             }
             bytes = bytes.dropFirst(written)
         }
-    }
-}
-
-/// A console that keeps what is written, for tests.
-final class CapturedOutput: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _stdout = ""
-    private var _stderr = ""
-
-    var stdout: String { lock.withLock { _stdout } }
-    var stderr: String { lock.withLock { _stderr } }
-
-    /// A console writing into this capture, claiming the given terminal-ness, with `input` on stdin.
-    func console(terminal: Bool = false, input: String? = nil) -> Console {
-        Console(stdoutIsTerminal: terminal, stderrIsTerminal: terminal, stdinIsTerminal: input == nil,
-                out: { text in self.lock.withLock { self._stdout += text } },
-                err: { text in self.lock.withLock { self._stderr += text } },
-                input: { input ?? "" })
     }
 }

@@ -10,8 +10,8 @@
 ///
 /// ```swift
 /// let parsed = try ArgumentParser(options: CheckCommand.options).parse(["--depth=3", "a.json"])
-/// parsed.value("--depth")   // "3"
-/// parsed.positionals        // ["a.json"]
+/// try parsed.value(of: CommonOptions.depth)   // 3
+/// parsed.positionals                          // ["a.json"]
 /// ```
 struct ArgumentParser: Sendable {
     /// The options the command accepts (`-h`/`--help` are always accepted).
@@ -24,7 +24,7 @@ struct ArgumentParser: Sendable {
     /// Parses `arguments` (the command's own, without the command name).
     /// - Throws: ``UsageError`` for an unknown option, a missing value, or a value given to a flag.
     func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
-        var parsed = ParsedArguments()
+        var parsed = ParsedArguments(declared: Set(options.map(\.name)))
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
@@ -60,7 +60,7 @@ struct ArgumentParser: Sendable {
             }
             guard let placeholder = spec.value else {
                 if let inline { throw .unexpectedValue(option: name, value: inline) }
-                parsed.flags.insert(name)
+                parsed.texts[name] = [""]
                 continue
             }
             let value: String
@@ -75,9 +75,9 @@ struct ArgumentParser: Sendable {
                 index += 1
             }
             if spec.repeatable {
-                parsed.values[name, default: []].append(value)
+                parsed.texts[name, default: []].append(value)
             } else {
-                parsed.values[name] = [value]
+                parsed.texts[name] = [value]
             }
         }
         return parsed

@@ -1,20 +1,29 @@
-/// What the parser found on a command line: option values by name, flags, and positional arguments.
+/// What the parser found on a command line: the texts given to each option, and the positional arguments.
+///
+/// Options are read by their typed declaration, ``value(of:)``; there is no lookup by name.
 struct ParsedArguments: Sendable {
-    /// The values of each option given, in command-line order (`--property a --property b,c` → `["a", "b,c"]`).
-    var values: [String: [String]] = [:]
-    /// The flags given.
-    var flags: Set<String> = []
+    /// The texts given to each option, by name, in command-line order (`--property a --property b,c` → `["a", "b,c"]`);
+    /// a flag given has one empty text.
+    var texts: [String: [String]] = [:]
     /// The positional arguments, in order (everything after `--` included).
     var positionals: [String] = []
     /// Whether `-h` or `--help` was given (before any `--`).
     var help = false
+    /// The names of the options the command declared.
+    var declared: Set<String> = []
 
-    /// The last value of `name`, when given (a repeated single-valued option: the last wins).
-    func value(_ name: String) -> String? { values[name]?.last }
+    /// The typed value of `option`: its default when it was not given.
+    /// - Throws: ``UsageError`` when a text given is not a valid value.
+    func value<Value>(of option: Option<Value>) throws(UsageError) -> Value {
+        precondition(declared.contains(option.spec.name), "\(option.spec.name) is read but not among the command's options")
+        return try option.read(texts[option.spec.name] ?? [])
+    }
 
-    /// Every value of a repeatable option.
-    func all(_ name: String) -> [String] { values[name] ?? [] }
-
-    /// Whether the flag `name` was given.
-    func flag(_ name: String) -> Bool { flags.contains(name) }
+    /// The only positional argument, called `name` in messages.
+    /// - Throws: ``UsageError`` when there is none, or more than one (`reason` says why one).
+    func single(_ name: String, reason: String) throws(UsageError) -> String {
+        guard let first = positionals.first else { throw .missingArgument(name) }
+        if positionals.count > 1 { throw .unexpectedArgument(positionals[1], reason: reason) }
+        return first
+    }
 }

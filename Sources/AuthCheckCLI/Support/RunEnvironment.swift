@@ -1,17 +1,40 @@
+import AuthFlow
 import AuthFlowChecker
+import Foundation
 
-/// What the environment says about a run: colour, and the hooks the end-to-end tests use.
+/// What a run of the command takes from outside its arguments: colour settings, the clock, and the runtime it drives.
 ///
-/// - `NO_COLOR` (set and not empty, see no-color.org) or `TERM=dumb`: no colour even on a terminal.
-/// - `AUTHCHECK_FIXED_TIME=1` (for tests): every printed duration is `0.000`, so output is byte-stable.
-/// - `AUTHCHECK_TEST_FAULT=undo-refused:STATE` (for tests, undocumented in `--help`): the runtime
-///   driven by `check` and `explore` refuses to undo out of `STATE`, so the end-to-end tests can show
-///   how runtime violations print, values and `<redacted>` secrets included.
-struct RunEnvironment: Sendable {
-    var variables: [String: String]
+/// The shipped `authcheck` runs with ``process()``: this process's variables (only `NO_COLOR` and
+/// `TERM` are read, see no-color.org), the wall clock and the real runtime. Tests pass their own
+/// through ``AuthCheckCommand/main(arguments:environment:console:)``: a fixed clock so every
+/// printed duration is `0.000`, or a deliberately broken runtime so a runtime counterexample prints.
+///
+/// ```swift
+/// let environment = RunEnvironment(variables: [:], clock: .fixed())
+/// AuthCheckCommand.main(arguments: ["check", "Specs/email-first.json"], environment: environment)
+/// ```
+public struct RunEnvironment: Sendable {
+    /// Environment variables; `NO_COLOR` and `TERM` decide colour.
+    public var variables: [String: String]
+    /// Where reports read the time.
+    public var clock: CheckClock
+    /// The runtime `check`, `explore` and `fuzz` drive for a model; `nil` from it drives the real ``FlowSession``.
+    public var makeDriver: @Sendable (FlowModel) -> (any FlowDriver)?
+    /// The passcode normaliser the `passcode` property checks for a model; `nil` from it checks ``PasscodeNormaliser``.
+    public var makeNormaliser: @Sendable (FlowModel) -> (@Sendable (String) -> String)?
 
-    init(_ variables: [String: String]) {
+    public init(variables: [String: String], clock: CheckClock = .system,
+                makeDriver: @escaping @Sendable (FlowModel) -> (any FlowDriver)? = { _ in nil },
+                makeNormaliser: @escaping @Sendable (FlowModel) -> (@Sendable (String) -> String)? = { _ in nil }) {
         self.variables = variables
+        self.clock = clock
+        self.makeDriver = makeDriver
+        self.makeNormaliser = makeNormaliser
+    }
+
+    /// This process's variables, the wall clock and the real runtime: how the shipped command runs.
+    public static func process() -> RunEnvironment {
+        RunEnvironment(variables: ProcessInfo.processInfo.environment)
     }
 
     /// Whether the user asked for no colour.
@@ -19,17 +42,15 @@ struct RunEnvironment: Sendable {
         !(variables["NO_COLOR"] ?? "").isEmpty || variables["TERM"] == "dumb"
     }
 
-    /// Whether durations print as zero (for tests).
-    var fixedTime: Bool { variables["AUTHCHECK_FIXED_TIME"] == "1" }
-
-    /// The runtime fault to inject (for tests), if any.
-    var testFault: TestFault? {
-        guard let text = variables["AUTHCHECK_TEST_FAULT"], !text.isEmpty else { return nil }
-        return TestFault(text)
-    }
-
     /// The text style for stdout: ANSI colour only on a terminal and only when colour is not turned off.
     func style(for console: Console) -> TextStyle {
         console.stdoutIsTerminal && !noColour ? .ansi : .plain
+    }
+
+    /// The runtime factory for `fuzz`, which builds a fresh runtime per run: `nil` for the real session.
+    func driverFactory(for model: FlowModel) -> (() -> any FlowDriver)? {
+        guard makeDriver(model) != nil else { return nil }
+        let make = makeDriver
+        return { make(model) ?? SessionDriver(model: model) }
     }
 }

@@ -64,6 +64,35 @@ public struct CheckReport: Sendable {
     public var exitCode: Int32 { verdict.exitCode }
 }
 
+/// Where a check reads the time, so a report's seconds can be measured, or fixed for byte-stable output.
+///
+/// Every figure of a report comes from the library; a caller that needs the same text on every
+/// run (golden tests) passes a fixed clock instead of editing the seconds afterwards.
+///
+/// ```swift
+/// let report = FlowChecker.check(file: "Specs/email-first.json", clock: .fixed())
+/// report.stats.seconds   // 0
+/// ```
+public struct CheckClock: Sendable {
+    /// The current time by this clock.
+    public var now: @Sendable () -> Date
+
+    public init(now: @escaping @Sendable () -> Date) {
+        self.now = now
+    }
+
+    /// The wall clock.
+    public static let system = CheckClock { Date() }
+
+    /// A clock that always says `date`: every duration it measures is zero.
+    public static func fixed(at date: Date = Date(timeIntervalSince1970: 0)) -> CheckClock {
+        CheckClock { date }
+    }
+
+    /// Seconds from `start` to now.
+    public func seconds(since start: Date) -> Double { now().timeIntervalSince(start) }
+}
+
 /// Checks flows: validates, decides every property completely, then drives the runtime through every stack up to the depth.
 ///
 /// ```swift
@@ -72,44 +101,80 @@ public struct CheckReport: Sendable {
 /// ```
 public enum FlowChecker {
     /// Loads and checks the spec at `path`; an invalid spec gives a report with verdict `invalid`.
-    public static func check(file path: String, options: CheckOptions = CheckOptions()) -> CheckReport {
-        let start = Date()
+    public static func check(file path: String, options: CheckOptions = CheckOptions(), clock: CheckClock = .system) -> CheckReport {
+        let start = clock.now()
         do {
             let model = try SpecLoader.load(file: path)
-            return check(model, source: path, options: options, start: start)
+            return check(model, source: path, options: options, start: start, clock: clock)
         } catch {
-            return .invalid(spec: path, error: error, options: options, seconds: Date().timeIntervalSince(start))
+            return .invalid(spec: path, error: error, options: options, seconds: clock.seconds(since: start))
         }
     }
 
     /// Checks a flow declared in Swift; an invalid one gives a report with verdict `invalid`.
-    public static func check<S, E, K>(_ flow: FlowDefinition<S, E, K>, options: CheckOptions = CheckOptions()) -> CheckReport {
-        let start = Date()
+    public static func check<S, E, K>(_ flow: FlowDefinition<S, E, K>, options: CheckOptions = CheckOptions(),
+                                      clock: CheckClock = .system) -> CheckReport {
+        let start = clock.now()
         let source = flow.name ?? "flow"
         do {
-            return check(try flow.model(), source: source, options: options, start: start)
+            return check(try flow.model(), source: source, options: options, start: start, clock: clock)
         } catch {
             return .invalid(spec: source, name: flow.name, error: error, options: options)
         }
     }
 
     /// Checks a validated model.
+    ///
+    /// The report's stack count is the same whichever properties are checked: when `options`
+    /// leave out both runtime properties, the runtime walk does not run and the stacks it would
+    /// drive are counted from the model instead (``FlowCoverage``).
     /// - Parameters:
     ///   - model: the flow.
     ///   - source: how reports name it (its file path).
     ///   - driver: the runtime to drive; `nil` drives a fresh ``FlowSession`` built from the model.
     ///   - normalise: the passcode normaliser to check; `nil` checks ``PasscodeNormaliser`` with the spec's policy.
+    ///   - start: when the run started (the report's seconds count from it); `nil` for now by `clock`.
+    ///   - clock: where the time is read, for the seconds and the time left of the timeout.
     public static func check(_ model: FlowModel, source: String, options: CheckOptions = CheckOptions(),
                              driver: (any FlowDriver)? = nil, normalise: ((String) -> String)? = nil,
-                             start: Date = Date()) -> CheckReport {
+                             start: Date? = nil, clock: CheckClock = .system) -> CheckReport {
+        run(model, source: source, options: options, driver: driver, normalise: normalise,
+            start: start ?? clock.now(), clock: clock).report
+    }
+
+    /// Checks the spec properties of a validated model and counts its coverage: the figures `authcheck coverage` prints.
+    ///
+    /// Coverage does not drive the runtime, so `undo-mismatch` and `divergence` are left out of
+    /// `options`; the report's stacks are the coverage's, and a limit that stops the count makes
+    /// a run that otherwise holds incomplete.
+    public static func coverage(_ model: FlowModel, source: String, options: CheckOptions = CheckOptions(),
+                                normalise: ((String) -> String)? = nil,
+                                start: Date? = nil, clock: CheckClock = .system) -> (report: CheckReport, coverage: FlowCoverage) {
+        var options = options
+        options.properties = (options.properties ?? Set(Property.allCases)).subtracting([.undoMismatch, .divergence])
+        let result = run(model, source: source, options: options, driver: nil, normalise: normalise,
+                         start: start ?? clock.now(), clock: clock)
+        guard let coverage = result.coverage else { preconditionFailure("a run without the runtime walk counts coverage") }
+        return (result.report, coverage)
+    }
+
+    /// The check, and the coverage count when the runtime walk did not run.
+    static func run(_ model: FlowModel, source: String, options: CheckOptions, driver: (any FlowDriver)?,
+                    normalise: ((String) -> String)?, start: Date, clock: CheckClock) -> (report: CheckReport, coverage: FlowCoverage?) {
         let limits = options.limits
         let verification = ModelChecker.verify(model, limits: limits)
         var violations = verification.violations.filter { options.includes($0.property) }
         var stoppedBy = verification.stoppedBy
         var stats = Stats(states: verification.states, configurations: verification.configurations, depth: limits.depth)
+        var coverage: FlowCoverage?
+        /// The user's limit for a stop by timeout, not the time left of it when the stage began.
+        func userLimit(_ reason: StopReason?) -> StopReason? {
+            if case .timeout? = reason, let timeout = limits.timeout { return .timeout(seconds: timeout) }
+            return reason
+        }
 
+        let remaining = limits.timeout.map { max(0, $0 - clock.seconds(since: start)) }
         if options.includes(.undoMismatch) || options.includes(.divergence) {
-            let remaining = limits.timeout.map { max(0, $0 - Date().timeIntervalSince(start)) }
             let exploration: RuntimeExploration
             if let driver {
                 exploration = RuntimeExplorer(model: model).explore(driver, depth: limits.depth, timeout: remaining)
@@ -120,11 +185,17 @@ public enum FlowChecker {
             }
             violations += exploration.violations.filter { options.includes($0.property) }
             stats.stacks = exploration.stacks
-            if case .timeout? = exploration.stoppedBy, let timeout = limits.timeout {
-                stoppedBy = stoppedBy ?? .timeout(seconds: timeout)   // the user's limit, not the time left of it
-            } else {
-                stoppedBy = stoppedBy ?? exploration.stoppedBy
+            stoppedBy = stoppedBy ?? userLimit(exploration.stoppedBy)
+        } else {
+            // No runtime walk: count the stacks it would drive from the model, so every caller reports the same figure.
+            let progress = CheckProgress.current
+            let count = FlowCoverage.compute(model, depth: limits.depth,
+                                             limits: CheckLimits(depth: limits.depth, maxConfigurations: limits.maxConfigurations,
+                                                                 timeout: remaining.map { max(0.001, $0) })) { configurations, depth in
+                progress?.update(.configurations, count: configurations, depth: depth)
             }
+            stats.stacks = count.stacks
+            coverage = count
         }
         if options.includes(.passcode) {
             if let normalise {
@@ -134,18 +205,20 @@ public enum FlowChecker {
             }
         }
 
-        stats.seconds = Date().timeIntervalSince(start)
+        stats.seconds = clock.seconds(since: start)
         let verdict: Verdict
         if !violations.isEmpty || (options.strict && !verification.lint.isEmpty) {
             verdict = .violated
-        } else if stoppedBy != nil {
+        } else if stoppedBy != nil || coverage?.stoppedBy != nil {
             verdict = .incomplete
+            stoppedBy = stoppedBy ?? userLimit(coverage?.stoppedBy)
         } else {
             verdict = .holds
         }
-        return CheckReport(spec: source, name: model.name, verdict: verdict, violations: violations,
-                           lint: verification.lint, stats: stats, stoppedBy: stoppedBy, error: nil,
-                           warnings: model.warnings, strict: options.strict,
-                           secrets: Set(model.names(of: model.secrets)))
+        let report = CheckReport(spec: source, name: model.name, verdict: verdict, violations: violations,
+                                 lint: verification.lint, stats: stats, stoppedBy: stoppedBy, error: nil,
+                                 warnings: model.warnings, strict: options.strict,
+                                 secrets: Set(model.names(of: model.secrets)))
+        return (report, coverage)
     }
 }

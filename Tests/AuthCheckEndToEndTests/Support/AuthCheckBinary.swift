@@ -1,46 +1,59 @@
+import AuthCheckTestSupport
 import Foundation
 
-/// Finds the built `authcheck` executable and runs it like a user or a CI script would.
+/// Finds a built executable of the command and runs it like a user or a CI script would.
 ///
-/// `swift test` builds every product of the package before it runs the tests, so the executable
-/// sits in the products directory next to this target's resource bundle
-/// (`.build/debug/authcheck`, or under whatever `--scratch-path` says). `AUTHCHECK_BINARY`
-/// overrides the path. When neither exists, the executable is built with `swift build`.
-enum AuthCheckBinary {
-    /// The package's root directory, where every command runs, so spec paths print the same everywhere.
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()   // Support
-        .deletingLastPathComponent()   // AuthCheckEndToEndTests
-        .deletingLastPathComponent()   // Tests
-        .deletingLastPathComponent()
+/// Two are built: ``shipped``, the `authcheck` users get, and ``testing``, `authcheck-testing`,
+/// the same command with every duration printed as `0.000` and the runtime fault
+/// `AUTHCHECK_TEST_FAULT` names, for the cases whose output must be byte-stable.
+///
+/// `swift test` builds every executable of the package before it runs the tests, so both sit
+/// in the products directory next to this target's resource bundle (`.build/debug/authcheck`,
+/// or under whatever `--scratch-path` says). `AUTHCHECK_BINARY` overrides the shipped one's
+/// path. When an executable is missing, it is built with `swift build`.
+struct AuthCheckBinary: Sendable {
+    /// The executable's name in the products directory.
+    var name: String
+    /// The variable that may name another executable to run instead, if any.
+    var override: String?
+
+    /// The `authcheck` users get.
+    static let shipped = AuthCheckBinary(name: "authcheck", override: "AUTHCHECK_BINARY")
+    /// `authcheck-testing`: fixed durations and injected runtime faults, for golden output.
+    static let testing = AuthCheckBinary(name: "authcheck-testing", override: nil)
 
     /// The products directory of the build that built these tests.
     static var productsDirectory: URL {
         Bundle.module.bundleURL.deletingLastPathComponent()
     }
 
-    /// The executable's path.
-    static let path: Result<String, BinaryError> = locate()
+    /// The executable's path, located once per executable.
+    var path: Result<String, BinaryError> {
+        name == Self.shipped.name ? Self.shippedPath : Self.testingPath
+    }
+
+    private static let shippedPath = shipped.locate()
+    private static let testingPath = testing.locate()
 
     struct BinaryError: Error, CustomStringConvertible {
         var description: String
     }
 
-    static func locate() -> Result<String, BinaryError> {
+    func locate() -> Result<String, BinaryError> {
         let environment = ProcessInfo.processInfo.environment
-        if let path = environment["AUTHCHECK_BINARY"], !path.isEmpty {
+        if let override, let path = environment[override], !path.isEmpty {
             return FileManager.default.isExecutableFile(atPath: path)
-                ? .success(path) : .failure(BinaryError(description: "AUTHCHECK_BINARY=\(path) is not an executable"))
+                ? .success(path) : .failure(BinaryError(description: "\(override)=\(path) is not an executable"))
         }
-        let candidate = productsDirectory.appendingPathComponent("authcheck").path
+        let candidate = Self.productsDirectory.appendingPathComponent(name).path
         if FileManager.default.isExecutableFile(atPath: candidate) { return .success(candidate) }
         // Not built (a filtered build, or an IDE that builds test bundles only): build it now.
-        let scratch = productsDirectory.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
-        let build = run(executable: "/usr/bin/env",
-                        arguments: ["swift", "build", "--product", "authcheck", "--scratch-path", scratch.path],
-                        environment: environment)
+        let scratch = Self.productsDirectory.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+        let build = Self.run(executable: "/usr/bin/env",
+                             arguments: ["swift", "build", "--product", name, "--scratch-path", scratch.path],
+                             environment: environment)
         guard build.status == 0, FileManager.default.isExecutableFile(atPath: candidate) else {
-            return .failure(BinaryError(description: "no authcheck executable at \(candidate), and building it failed:\n\(build.stderr)"))
+            return .failure(BinaryError(description: "no \(name) executable at \(candidate), and building it failed:\n\(build.stderr)"))
         }
         return .success(candidate)
     }
@@ -52,13 +65,13 @@ enum AuthCheckBinary {
         var status: Int32
     }
 
-    /// Runs `authcheck arguments` in the package root with a clean environment plus `environment`,
-    /// durations fixed for byte-stable output, and `stdin` (or nothing) on standard input.
-    static func run(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> Output {
+    /// Runs this executable with `arguments` in the package root, with a clean environment plus
+    /// `environment`, and `stdin` (or nothing) on standard input.
+    func run(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> Output {
         let path = try self.path.get()
-        var variables = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "AUTHCHECK_FIXED_TIME": "1"]
+        var variables = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
         variables.merge(environment) { $1 }
-        return run(executable: path, arguments: arguments, environment: variables, stdin: stdin)
+        return Self.run(executable: path, arguments: arguments, environment: variables, stdin: stdin)
     }
 
     /// Runs a process to completion; output goes through temporary files, so no pipe can fill up and block it.
@@ -77,7 +90,7 @@ enum AuthCheckBinary {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
-        process.currentDirectoryURL = packageRoot
+        process.currentDirectoryURL = Fixture.packageRoot
         do {
             let out = try FileHandle(forWritingTo: outURL)
             let err = try FileHandle(forWritingTo: errURL)

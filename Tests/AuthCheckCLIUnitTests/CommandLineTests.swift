@@ -1,25 +1,48 @@
 @testable import AuthCheckCLI
+import AuthCheckTestSupport
 import AuthFlowChecker
 import Foundation
 import Testing
 
 /// The argument parser, the exit-status precedence and the terminal-only behaviour, in process.
 @Suite struct CommandLineTests {
-    static let options = CommonOptions.checking(formats: ["text", "json"])
+    static let options = CheckCommand.options
 
     @Test func optionsTakeValuesBothWaysAndDoubleDashEndsThem() throws {
         let parsed = try ArgumentParser(options: Self.options).parse(
             ["--depth=3", "a.json", "--property", "deadlock", "--property=no-exit,passcode", "--strict", "--", "--depth", "-x"])
-        #expect(parsed.value("--depth") == "3")
-        #expect(parsed.all("--property") == ["deadlock", "no-exit,passcode"])
-        #expect(parsed.flag("--strict"))
+        #expect(try parsed.value(of: CommonOptions.depth) == 3)
+        #expect(parsed.texts[CommonOptions.property.spec.name] == ["deadlock", "no-exit,passcode"])
+        #expect(try parsed.value(of: CommonOptions.strict))
         #expect(parsed.positionals == ["a.json", "--depth", "-x"])
-        #expect(try ValueParsers.properties(parsed.all("--property")) == [.deadlock, .noExit, .passcode])
+        #expect(try parsed.value(of: CommonOptions.property) == [.deadlock, .noExit, .passcode])
     }
 
     @Test func aRepeatedSingleValueOptionKeepsTheLast() throws {
         let parsed = try ArgumentParser(options: Self.options).parse(["--depth", "3", "--depth", "5"])
-        #expect(parsed.value("--depth") == "5")
+        #expect(try parsed.value(of: CommonOptions.depth) == 5)
+    }
+
+    @Test func optionsReadByTheirDeclarationGiveTheirDefaultWhenAbsent() throws {
+        let none = try ArgumentParser(options: Self.options).parse(["a.json"])
+        #expect(try none.value(of: CommonOptions.depth) == CommonOptions.defaultDepth)
+        #expect(try none.value(of: CommonOptions.timeout) == CommonOptions.defaultTimeout)
+        #expect(try none.value(of: CommonOptions.property) == nil)
+        #expect(try !none.value(of: CommonOptions.strict))
+        let fuzz = try ArgumentParser(options: FuzzCommand.options).parse(["--seed", "0x5EED", "--timeout=2.5", "a.json"])
+        #expect(try fuzz.value(of: FuzzCommand.seed) == 0x5EED)
+        #expect(try fuzz.value(of: CommonOptions.timeout) == 2.5)
+        #expect(try fuzz.value(of: FuzzCommand.regressions) == nil)
+    }
+
+    /// Reading an option a command does not declare traps, so building every command's settings proves each reads only its own.
+    @Test func everyCommandsSettingsReadOnlyTheOptionsItDeclares() throws {
+        func settings<Command: Subcommand>(_ command: Command.Type) throws {
+            _ = try Command.Settings(ArgumentParser(options: command.options).parse(["a.json"]))
+        }
+        for command in AuthCheckCommand.commands {
+            try settings(command)
+        }
     }
 
     @Test(arguments: [
@@ -71,10 +94,10 @@ import Testing
     }
 
     @Test func colourOnlyOnATerminalAndNeverUnderNoColor() {
-        let spec = AuthCheckBinary.packageRoot.appendingPathComponent(Fixture.spec("deadlock")).path
+        let spec = Fixture.url(Fixture.spec("deadlock")).path
         func stdout(terminal: Bool, _ environment: [String: String]) -> String {
             let capture = CapturedOutput()
-            let context = CommandContext(console: capture.console(terminal: terminal), environment: RunEnvironment(environment))
+            let context = CommandContext(console: capture.console(terminal: terminal), environment: RunEnvironment(variables: environment))
             #expect(AuthCheckCommand.run(["check", spec], context: context) == 1)
             return capture.stdout
         }
@@ -83,6 +106,21 @@ import Testing
         #expect(!stdout(terminal: true, ["NO_COLOR": "1"]).contains("\u{1B}["))
         #expect(!stdout(terminal: true, ["TERM": "dumb"]).contains("\u{1B}["))
         #expect(!stdout(terminal: false, [:]).contains("\u{1B}["))
+    }
+
+    @Test func theGateAndTheCommandReportTheSameStacksWhenTheRuntimeWalkIsLeftOut() throws {
+        // Given a spec checked for spec properties only, so neither runs the runtime walk,
+        let spec = Fixture.url(Fixture.emailFirst).path
+        let capture = CapturedOutput()
+        let context = CommandContext(console: capture.console(), environment: RunEnvironment(variables: [:]))
+        #expect(AuthCheckCommand.run(["check", "--format", "json", "--property", "deadlock,no-exit", spec], context: context) == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(capture.stdout.utf8)) as? [String: Any])
+        let cliStacks = try #require((json["stats"] as? [String: Any])?["stacks"] as? Int)
+        let gate = try FlowGate.assertHolds(file: spec, options: CheckOptions(properties: [.deadlock, .noExit]))
+        // then the gate counts the stacks the command prints, which are the model's.
+        #expect(gate.stats.stacks == cliStacks)
+        #expect(gate.stats.stacks == FlowCoverage.compute(try FlowCoverageTests.load(Fixture.emailFirst), depth: gate.stats.depth).stacks)
+        #expect(gate.stats.stacks > 1)
     }
 
     @Test func theProgressLineReadsLikeASentence() {

@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthFlowChecker
 
 /// Drives the real runtime and lets a subclass change one behaviour: how tests inject a runtime fault.
 ///

@@ -1,13 +1,15 @@
+import AuthCheckCLI
 import AuthFlow
-import Foundation
 import AuthFlowChecker
+import Foundation
 
-/// A deliberate runtime bug the end-to-end tests inject through `AUTHCHECK_TEST_FAULT`.
+/// A deliberate runtime bug the end-to-end tests inject, so a run of the command can show how a runtime counterexample prints.
 ///
-/// The real ``FlowSession`` never disagrees with the spec, so without a fault no run of the
-/// command could show how a runtime counterexample prints (its data values, secrets as
-/// `<redacted>`). Only tests set the variable.
-enum TestFault: Sendable, Equatable {
+/// The real ``FlowSession`` never disagrees with the spec, so without a fault no run could show
+/// a runtime counterexample (its data values, secrets as `<redacted>`). `authcheck-testing`
+/// reads one from `AUTHCHECK_TEST_FAULT` and hands it to the command as a ``RunEnvironment``;
+/// the shipped `authcheck` has no way to take one.
+public enum TestFault: Sendable, Equatable {
     /// The runtime refuses to undo out of the named state.
     case undoRefused(state: String)
     /// The runtime rejects the named event although the table accepts it (a divergence).
@@ -15,7 +17,8 @@ enum TestFault: Sendable, Equatable {
     /// The passcode check runs the seed article's filter: strip, cut to length, then uppercase.
     case naivePasscode
 
-    init?(_ text: String) {
+    /// Parses `undo-refused:STATE`, `rejects:EVENT` or `naive-passcode`.
+    public init?(_ text: String) {
         if text.hasPrefix("undo-refused:") {
             self = .undoRefused(state: String(text.dropFirst("undo-refused:".count)))
         } else if text.hasPrefix("rejects:") {
@@ -28,7 +31,7 @@ enum TestFault: Sendable, Equatable {
     }
 
     /// A driver of the real runtime with this fault, or nil when the fault is not the runtime's.
-    func driver(for model: FlowModel) -> (any FlowDriver)? {
+    public func driver(for model: FlowModel) -> (any FlowDriver)? {
         switch self {
         case let .undoRefused(state):
             return UndoRefusingDriver(model: model, state: model.state(named: state))
@@ -40,7 +43,7 @@ enum TestFault: Sendable, Equatable {
     }
 
     /// The passcode normaliser with this fault, or nil when the fault is not the normaliser's.
-    func normaliser(for model: FlowModel) -> ((String) -> String)? {
+    public func normaliser(for model: FlowModel) -> (@Sendable (String) -> String)? {
         guard case .naivePasscode = self else { return nil }
         let policy = model.passcode
         return { input in
@@ -49,12 +52,13 @@ enum TestFault: Sendable, Equatable {
     }
 }
 
-extension TestFault {
-    /// The runtime factory for `fuzz`: the test fault's driver when one is set, else the real session.
-    static func driverFactory(model: FlowModel, environment: RunEnvironment) -> (() -> any FlowDriver)? {
-        guard let fault = environment.testFault else { return nil }
-        guard fault.driver(for: model) != nil else { return nil }
-        return { fault.driver(for: model)! }
+extension RunEnvironment {
+    /// The environment the end-to-end tests run the command in: `variables`, a fixed clock (every
+    /// duration `0.000`, so output is byte-stable), and `fault`'s runtime or normaliser when one is given.
+    public static func testing(variables: [String: String], fault: TestFault?) -> RunEnvironment {
+        RunEnvironment(variables: variables, clock: .fixed(),
+                       makeDriver: { model in fault?.driver(for: model) },
+                       makeNormaliser: { model in fault?.normaliser(for: model) })
     }
 }
 

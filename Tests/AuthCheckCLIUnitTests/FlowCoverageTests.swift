@@ -1,4 +1,4 @@
-import AuthCheckCLI
+import AuthCheckTestSupport
 import AuthFlow
 import AuthFlowChecker
 import Testing
@@ -9,7 +9,7 @@ import Testing
                                             "secrets", "legacy", "odd-names", "siblings"].map(Fixture.spec)
 
     static func load(_ path: String) throws -> FlowModel {
-        try SpecLoader.load(file: AuthCheckBinary.packageRoot.appendingPathComponent(path).path)
+        try SpecLoader.load(file: Fixture.url(path).path)
     }
 
     @Test(arguments: specs)

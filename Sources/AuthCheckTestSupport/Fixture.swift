@@ -1,0 +1,25 @@
+import Foundation
+
+/// The specs the command's tests run on, as paths relative to the package root, and that root.
+///
+/// Every end-to-end case runs in the package root, so spec paths print the same everywhere;
+/// in-process tests turn them into full paths with ``url(_:)``.
+public enum Fixture {
+    /// The package's root directory, found from this file's path.
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()   // AuthCheckTestSupport
+        .deletingLastPathComponent()   // Sources
+        .deletingLastPathComponent()
+
+    public static let emailFirst = "Specs/email-first.json"
+    public static let sessionRestore = "Specs/session-restore.json"
+    public static let signupDetailsLast = "Specs/signup-details-last.json"
+    /// Every spec in `Specs/`, in order.
+    public static let realSpecs = [emailFirst, sessionRestore, signupDetailsLast]
+
+    /// A spec written for the command's tests, in `Tests/AuthCheckEndToEndTests/Expected/specs/`.
+    public static func spec(_ name: String) -> String { "Tests/AuthCheckEndToEndTests/Expected/specs/\(name).json" }
+
+    /// The full path of a fixture path relative to the package root.
+    public static func url(_ path: String) -> URL { packageRoot.appendingPathComponent(path) }
+}
