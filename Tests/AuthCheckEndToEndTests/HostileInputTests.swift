@@ -155,7 +155,7 @@ struct HostileFile: CustomTestStringConvertible, Sendable {
         case let .bytes(bytes): try Data(bytes()).write(to: url)
         case let .text(text): try Data(text().utf8).write(to: url)
         case let .sparse(size):
-            FileManager.default.createFile(atPath: url.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
             let handle = try FileHandle(forWritingTo: url)
             try handle.truncate(atOffset: UInt64(size))
             try handle.close()

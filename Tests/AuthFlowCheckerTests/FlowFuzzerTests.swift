@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthCheckTestSupport
 @testable import AuthFlowChecker
 import Testing
 

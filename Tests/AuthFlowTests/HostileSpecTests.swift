@@ -379,7 +379,7 @@ enum Hostile {
     @Test func aSpecOverEightMebibytesIsRefusedUnread() throws {
         try Self.withTemporaryDirectory { directory in
             let big = directory.appendingPathComponent("big.json")
-            FileManager.default.createFile(atPath: big.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: big.path, contents: nil)
             let handle = try FileHandle(forWritingTo: big)
             try handle.truncate(atOffset: UInt64(SpecLoader.defaultMaxBytes + 1))   // sparse: nothing is written
             try handle.close()

@@ -35,7 +35,7 @@ import Testing
         (.double(1.0 / 3.0), "0.3333333333333333"),
         (.double(1e16), "1e+16"),
         (.double(1.5e-7), "1.5e-07"),
-        (.double(5e-324), "5e-324"),
+        (.double(.leastNonzeroMagnitude), "5e-324"),
         (.double(.greatestFiniteMagnitude), "1.7976931348623157e+308"),
         (.double(.infinity), "null"),
         (.double(-.infinity), "null"),

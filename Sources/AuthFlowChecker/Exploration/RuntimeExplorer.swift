@@ -51,6 +51,12 @@ package struct RuntimeExplorer: Sendable {
         height << 32 | Int(event.rawValue) << 8 | Int(key.rawValue)
     }
 
+    /// A value as reports show it: the explorer's values read `#N`, "the value step N entered".
+    static func display(_ value: FlowValue) -> String {
+        if case let .int(token) = value, token >= 1 << 32 { return "#\((token >> 32) - 1)" }
+        return "\(value)"
+    }
+
     /// Counts the stacks of at most `depth` forward events from the model alone (no runtime).
     ///
     /// Counted level by level over the configuration graph, as coverage counts them, with no

@@ -20,14 +20,9 @@ extension Walk {
     /// Compares the runtime with the model's frame `(state, keys)` at the top of the walk's stack; every difference, or nil.
     func mismatch(state: Int32, keys: UInt64) -> FrameMismatch? {
         FrameComparator(model: model).compare(driver, state: state, height: nodes.count, keys: keys,
-                                              expected: { .int(expected[$0.index]) }, display: Self.display)
+                                              expected: { .int(expected[$0.index]) }, display: RuntimeExplorer.display)
     }
 
-    /// A value as reports show it: the explorer's values read `#N`, "the value step N entered".
-    static func display(_ value: FlowValue) -> String {
-        if case let .int(token) = value, token >= 1 << 32 { return "#\((token >> 32) - 1)" }
-        return "\(value)"
-    }
 
     /// Checks the node just entered: frame, enabled events, rejected events, back policy.
     mutating func checkNode() {
@@ -141,7 +136,7 @@ extension Walk {
                     break
                 }
             }
-            result[model.keys[key.index]] = token < 0 ? "?" : Self.display(.int(token))
+            result[model.keys[key.index]] = token < 0 ? "?" : RuntimeExplorer.display(.int(token))
         }
         return result
     }
