@@ -96,12 +96,8 @@ enum FuzzCommand: Subcommand {
         }
         let options = FuzzOptions(runs: settings.runs, maxSteps: settings.maxSteps, seed: settings.seed,
                                   properties: settings.properties, timeout: settings.timeout)
-        let start = context.environment.clock.now()
-        var report = FlowFuzzer(model: model, makeDriver: context.environment.driverFactory(for: model))
-            .run(options, regressions: saved)
-        // FlowFuzzer reads the wall clock and takes no clock of its own yet, so the run is timed again by the
-        // environment's clock: the same figure on the wall clock, zero on a fixed one.
-        report.seconds = min(report.seconds, context.environment.clock.seconds(since: start))
+        let report = FlowFuzzer(model: model, makeDriver: context.environment.driverFactory(for: model))
+            .run(options, regressions: saved, clock: context.environment.clock)
         if let failure = report.failure, failure.run >= 0, let file = settings.regressions {
             do {
                 try FuzzRegressions.append(failure, model: model, to: file)

@@ -33,22 +33,25 @@ public struct FlowFuzzer {
     }
 
     /// Walks `options.runs` random paths (after replaying `regressions`), stopping at the first failure and shrinking it.
-    public func run(_ options: FuzzOptions = FuzzOptions(), regressions: [[FuzzAction]] = []) -> FuzzReport {
+    /// - Parameter clock: where the report's seconds are read (the timeout runs on the wall clock).
+    public func run(_ options: FuzzOptions = FuzzOptions(), regressions: [[FuzzAction]] = [],
+                    clock: CheckClock = .system) -> FuzzReport {
         let start = Date()
+        let clockStart = clock.now()
         var coverage = FuzzCoverageTracker(model: model)
         var totalSteps = 0
         for (i, path) in regressions.enumerated() {
             if let outcome = replay(path, properties: options.properties) {
                 let failure = shrink(outcome, seed: options.seed, run: -(i + 1), options: options)
                 return FuzzReport(runs: 0, steps: 0, seed: options.seed, failure: failure, regressionsReplayed: i + 1,
-                                  coverage: coverage.summary, seconds: Date().timeIntervalSince(start))
+                                  coverage: coverage.summary, seconds: clock.seconds(since: clockStart))
             }
         }
         for run in 0..<max(0, options.runs) {
             if let timeout = options.timeout, Date().timeIntervalSince(start) > timeout {
                 return FuzzReport(runs: run, steps: totalSteps, seed: options.seed, failure: nil,
                                   regressionsReplayed: regressions.count, coverage: coverage.summary,
-                                  seconds: Date().timeIntervalSince(start), stoppedBy: .timeout(seconds: timeout))
+                                  seconds: clock.seconds(since: clockStart), stoppedBy: .timeout(seconds: timeout))
             }
             var rng = SeededGenerator(seed: Self.runSeed(options.seed, run: run))
             var lockstep = Lockstep(rules: rules, driver: makeDriver(), properties: options.properties)
@@ -104,12 +107,12 @@ public struct FlowFuzzer {
                 let failure = shrink(outcome, seed: options.seed, run: run, options: options)
                 return FuzzReport(runs: run + 1, steps: totalSteps, seed: options.seed, failure: failure,
                                   regressionsReplayed: regressions.count, coverage: coverage.summary,
-                                  seconds: Date().timeIntervalSince(start))
+                                  seconds: clock.seconds(since: clockStart))
             }
         }
         return FuzzReport(runs: options.runs, steps: totalSteps, seed: options.seed, failure: nil,
                           regressionsReplayed: regressions.count, coverage: coverage.summary,
-                          seconds: Date().timeIntervalSince(start))
+                          seconds: clock.seconds(since: clockStart))
     }
 
     /// Replays `path` from the root; returns the first violation, or nil when the path is clean or not applicable.

@@ -162,7 +162,11 @@ public enum FlowChecker {
     static func run(_ model: FlowModel, source: String, options: CheckOptions, driver: (any FlowDriver)?,
                     normalise: ((String) -> String)?, start: Date, clock: CheckClock) -> (report: CheckReport, coverage: FlowCoverage?) {
         let limits = options.limits
-        let verification = ModelChecker.verify(model, limits: limits)
+        // One search of the configuration graph serves the spec properties and, without the runtime walk, the stack count.
+        // Limits run on the wall clock from when the check began, whatever clock the report's seconds come from.
+        let wallStart = Date().addingTimeInterval(-clock.seconds(since: start))
+        let graph = ConfigurationGraph(model: model, limits: limits, start: wallStart)
+        let verification = ModelChecker.verify(graph)
         var violations = verification.violations.filter { options.includes($0.property) }
         var stoppedBy = verification.stoppedBy
         var stats = Stats(states: verification.states, configurations: verification.configurations, depth: limits.depth)
@@ -189,9 +193,7 @@ public enum FlowChecker {
         } else {
             // No runtime walk: count the stacks it would drive from the model, so every caller reports the same figure.
             let progress = CheckProgress.current
-            let count = FlowCoverage.compute(model, depth: limits.depth,
-                                             limits: CheckLimits(depth: limits.depth, maxConfigurations: limits.maxConfigurations,
-                                                                 timeout: remaining.map { max(0.001, $0) })) { configurations, depth in
+            let count = FlowCoverage(graph: graph, depth: limits.depth, timeout: limits.timeout, start: wallStart) { configurations, depth in
                 progress?.update(.configurations, count: configurations, depth: depth)
             }
             stats.stacks = count.stacks
