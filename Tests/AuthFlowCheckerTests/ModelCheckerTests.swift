@@ -25,6 +25,9 @@ struct ExpectedSites: CustomStringConvertible, Sendable {
         ExpectedSites(fixture: "renamed-event", sites: ["illegal-transition@email.continue"], lengths: [1]),
         ExpectedSites(fixture: "initial-unmet", sites: ["unmet-requirement@launch"], lengths: [0]),
         ExpectedSites(fixture: "abort-restarts", sites: ["terminal-exit@cancelled"], lengths: [2]),
+        // A detour the random walk repeats (ssoFailed, ssoDomain), and a 1-step route it rarely takes.
+        ExpectedSites(fixture: "sso-detour", sites: ["unmet-requirement@mfaCode"], lengths: [3]),
+        ExpectedSites(fixture: "restored-session", sites: ["unmet-requirement@authenticated"], lengths: [1]),
     ]
 
     @Test func everyFixtureHasAnExpectation() {

@@ -31,7 +31,7 @@ extension Walk {
         if !matches(state: node.state, keys: node.keys) {
             let found = mismatch(state: node.state, keys: node.keys)
             let problem = found?.summary ?? "the runtime changed while it was compared"
-            report(.divergence, state: node.state, event: node.event, pathLength: nodes.count - 1, mismatch: found) { model in
+            report(.divergence, state: node.state, event: node.event, mismatch: found) { model in
                 node.event < 0 ? "at the start, \(problem)" : "after \(model.events[Int(node.event)]), \(problem)"
             }
             if nodes.count > 1 { prune() } else { resync() }
@@ -41,7 +41,7 @@ extension Walk {
             let legal = table.target[m] >= 0
             let event = EventID(table.event[m])
             if driver.canHandle(event) != legal {
-                report(.divergence, state: node.state, event: event.rawValue, pathLength: nodes.count - 1) { model in
+                report(.divergence, state: node.state, event: event.rawValue) { model in
                     "the runtime says \(model.events[event.index]) is \(legal ? "not " : "")enabled in \(model.states[state]); the table says it is \(legal ? "" : "not ")"
                 }
                 continue
@@ -50,7 +50,7 @@ extension Walk {
                 // An illegal event must be rejected and change nothing.
                 let height = nodes.count + 1
                 if driver.send(event, value: { .int(RuntimeExplorer.token(height: height, event: event, key: $0)) }) {
-                    report(.divergence, state: node.state, event: event.rawValue, pathLength: nodes.count - 1) { model in
+                    report(.divergence, state: node.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
                         "the runtime accepted \(model.events[event.index]) in \(model.states[state]), which has no transition"
                     }
                     resync()
@@ -59,7 +59,7 @@ extension Walk {
                 if !matches(state: node.state, keys: node.keys) {
                     let found = mismatch(state: node.state, keys: node.keys)
                     let problem = found?.summary ?? "the runtime changed while it was compared"
-                    report(.undoMismatch, state: node.state, event: event.rawValue, pathLength: nodes.count - 1, mismatch: found) { model in
+                    report(.undoMismatch, state: node.state, event: event.rawValue, trigger: .event(event.rawValue), mismatch: found) { model in
                         "rejecting \(model.events[event.index]) changed the runtime: \(problem)"
                     }
                     resync()
@@ -69,19 +69,19 @@ extension Walk {
         }
         let backAllowed = nodes.count > 1 && table.backAllowed[state]
         if driver.canGoBack != backAllowed {
-            report(.divergence, state: node.state, event: -1, pathLength: nodes.count - 1) { model in
+            report(.divergence, state: node.state, event: -1) { model in
                 "the runtime says back is \(backAllowed ? "not " : "")possible in \(model.states[state]); the spec says it is \(backAllowed ? "" : "not")"
             }
         } else if !backAllowed && nodes.count > 1 {
             if driver.back() {
-                report(.divergence, state: node.state, event: -1, pathLength: nodes.count - 1) { model in
+                report(.divergence, state: node.state, event: -1, trigger: .forbiddenBack) { model in
                     "the runtime let the user go back from \(model.states[state]), which the spec forbids"
                 }
                 resync()
             } else if !matches(state: node.state, keys: node.keys) {
                 let found = mismatch(state: node.state, keys: node.keys)
                 let problem = found?.summary ?? "the runtime changed while it was compared"
-                report(.undoMismatch, state: node.state, event: -1, pathLength: nodes.count - 1, mismatch: found) { _ in
+                report(.undoMismatch, state: node.state, event: -1, trigger: .forbiddenBack, mismatch: found) { _ in
                     "a refused back changed the runtime: \(problem)"
                 }
                 resync()
@@ -100,18 +100,30 @@ extension Walk {
 
     /// Records a violation at a site, keeping the shortest (then first) occurrence; `message` is
     /// only evaluated when this occurrence is kept.
-    mutating func report(_ property: Property, state: Int32, event: Int32, pathLength: Int, mismatch: FrameMismatch? = nil,
-                         _ message: (FlowModel) -> String) {
+    mutating func report(_ property: Property, state: Int32, event: Int32, trigger: WalkTrigger? = nil,
+                         mismatch: FrameMismatch? = nil, _ message: (FlowModel) -> String) {
         let site = Site(property: property, state: model.states[Int(state)], event: event < 0 ? nil : model.events[Int(event)])
-        var order = [Int32(pathLength)]
+        var order = [Int32(nodes.count - 1 + (trigger == nil ? 0 : 1))]
         order.reserveCapacity(nodes.count)
         for node in nodes.dropFirst() { order.append(node.viaMove) }
         if let existing = sites[site], !order.lexicographicallyPrecedes(existing.order) { return }
-        let path = nodes.enumerated().map { i, node in
-            PathStep(event: node.event < 0 ? nil : model.events[Int(node.event)],
-                     state: model.states[Int(node.state)],
-                     data: model.names(of: KeySet(bits: node.keys)),
-                     values: values(after: i, keys: node.keys))
+        func step(_ event: String?, at i: Int) -> PathStep {
+            let node = nodes[i]
+            return PathStep(event: event, state: model.states[Int(node.state)], data: model.names(of: KeySet(bits: node.keys)),
+                            values: values(after: i, keys: node.keys))
+        }
+        var path = nodes.indices.map { i in step(nodes[i].event < 0 ? nil : model.events[Int(nodes[i].event)], at: i) }
+        // The action that broke the site without pushing a frame is a numbered step of its own,
+        // followed by the frame the spec expects after it.
+        switch trigger {
+        case .undo?:
+            // The user's back where the spec allows it; the explorer's own backtrack (past a
+            // `back: false` screen or a terminal state) where it does not.
+            let userBack = table.backAllowed[Int(nodes[nodes.count - 1].state)]
+            path.append(step(userBack ? "back" : "undo", at: nodes.count - 2))
+        case .forbiddenBack?: path.append(step("back", at: nodes.count - 1))
+        case let .event(rejected)?: path.append(step(model.events[Int(rejected)], at: nodes.count - 1))
+        case nil: break
         }
         sites[site] = FoundViolation(order: order, violation: Violation(
             property: property, state: model.states[Int(state)], event: event < 0 ? nil : model.events[Int(event)],
@@ -140,4 +152,14 @@ extension Walk {
         }
         return result
     }
+}
+
+/// The action that broke a site when it pushed no frame: the counterexample shows it as a step of its own.
+enum WalkTrigger: Equatable {
+    /// Undoing the top frame (the next frame is the parent).
+    case undo
+    /// A back where the spec forbids it (nothing changes).
+    case forbiddenBack
+    /// An event sent at the node that the table has no row for (its raw id).
+    case event(Int32)
 }

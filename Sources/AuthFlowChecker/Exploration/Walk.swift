@@ -157,7 +157,7 @@ struct Walk<Driver: FlowDriver> {
         stacks += 1
         if !accepted {
             let target = Int(table.target[m])
-            report(.divergence, state: parentState, event: event.rawValue, pathLength: nodes.count - 1) { model in
+            report(.divergence, state: parentState, event: event.rawValue) { model in
                 "the runtime rejected \(model.events[event.index]) from \(model.states[Int(parentState)]), which the table sends to \(model.states[target])"
             }
             prune()
@@ -189,7 +189,7 @@ struct Walk<Driver: FlowDriver> {
         }
         if !accepted {
             nodes.append(child)
-            report(.undoMismatch, state: child.state, event: child.event, pathLength: nodes.count - 1) { model in
+            report(.undoMismatch, state: child.state, event: child.event, trigger: .undo) { model in
                 "undo from \(model.states[Int(child.state)]) was refused by the runtime"
             }
             nodes.removeLast()
@@ -200,7 +200,7 @@ struct Walk<Driver: FlowDriver> {
             let found = mismatch(state: parent.state, keys: parent.keys)
             let problem = found?.summary ?? "the runtime changed while it was compared"
             nodes.append(child)
-            report(.undoMismatch, state: child.state, event: child.event, pathLength: nodes.count - 1, mismatch: found) { model in
+            report(.undoMismatch, state: child.state, event: child.event, trigger: .undo, mismatch: found) { model in
                 "after undoing \(model.events[Int(child.event)]) from \(model.states[Int(child.state)]), \(problem)"
             }
             nodes.removeLast()

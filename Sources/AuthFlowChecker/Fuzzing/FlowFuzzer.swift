@@ -7,8 +7,8 @@ import PropertyTesting
 /// Each run walks up to `maxSteps` actions chosen among the enabled events, back (where the spec
 /// allows it) and events with no transition (which must be rejected without change), with random
 /// values for the data each event adds. Every property of section 3 is checked after every step.
-/// A failure is shrunk by deleting segments and single steps, dropping forward/back pairs and
-/// simplifying values, replaying each candidate, until no smaller failing path exists.
+/// A failure is shrunk by ``PathShrinker``, guided by the model's shortest routes and loops,
+/// replaying each candidate through the runtime, until no smaller failing path is found.
 ///
 /// ```swift
 /// let report = FlowFuzzer(model: model).run(FuzzOptions(runs: 500, seed: 42))
@@ -38,11 +38,13 @@ public struct FlowFuzzer {
                     clock: CheckClock = .system) -> FuzzReport {
         let start = Date()
         let clockStart = clock.now()
-        var coverage = FuzzCoverageTracker(model: model)
+        // One search of the configuration graph: the coverage denominators and the shrinker's guide.
+        let graph = ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000))
+        var coverage = FuzzCoverageTracker(graph: graph)
         var totalSteps = 0
         for (i, path) in regressions.enumerated() {
             if let outcome = replay(path, properties: options.properties) {
-                let failure = shrink(outcome, seed: options.seed, run: -(i + 1), options: options)
+                let failure = shrink(outcome, seed: options.seed, run: -(i + 1), options: options, graph: graph)
                 return FuzzReport(runs: 0, steps: 0, seed: options.seed, failure: failure, regressionsReplayed: i + 1,
                                   coverage: coverage.summary, seconds: clock.seconds(since: clockStart))
             }
@@ -104,7 +106,7 @@ public struct FlowFuzzer {
             totalSteps += steps
             coverage.endRun(run + 1)
             if let outcome {
-                let failure = shrink(outcome, seed: options.seed, run: run, options: options)
+                let failure = shrink(outcome, seed: options.seed, run: run, options: options, graph: graph)
                 return FuzzReport(runs: run + 1, steps: totalSteps, seed: options.seed, failure: failure,
                                   regressionsReplayed: regressions.count, coverage: coverage.summary,
                                   seconds: clock.seconds(since: clockStart))
@@ -127,13 +129,27 @@ public struct FlowFuzzer {
         return nil
     }
 
-    /// Shrinks a failing path with ``PathShrinker``, replaying every candidate through the runtime.
-    func shrink(_ outcome: FuzzOutcome, seed: UInt64, run: Int, options: FuzzOptions) -> FuzzFailure {
-        let shrunk = PathShrinker(maxReplays: options.maxShrinkReplays).shrink(outcome) { candidate in
+    /// Shrinks a failing path with ``PathShrinker``, guided by the model and replaying every candidate through the runtime.
+    func shrink(_ outcome: FuzzOutcome, seed: UInt64, run: Int, options: FuzzOptions,
+                graph: ConfigurationGraph? = nil) -> FuzzFailure {
+        let graph = graph ?? ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000))
+        let shrunk = PathShrinker(maxReplays: options.maxShrinkReplays, guide: ShrinkGuide(graph: graph)).shrink(outcome) { candidate in
             replay(candidate, properties: options.properties)
         }
-        return FuzzFailure(seed: seed, run: run, site: shrunk.outcome.site, original: outcome.actions,
-                           shrunk: shrunk.outcome.actions, violation: shrunk.outcome.violation, shrinkReplays: shrunk.replays)
+        var failure = FuzzFailure(seed: seed, run: run, site: shrunk.outcome.site, original: outcome.actions,
+                                  shrunk: shrunk.outcome.actions, violation: shrunk.outcome.violation, shrinkReplays: shrunk.replays)
+        failure.shortestKnown = shortestKnown(failure.site, within: failure.shrunk.count, graph: graph)
+        return failure
+    }
+
+    /// The shortest counterexample length of `site` that the complete checker, or the exhaustive walk
+    /// up to `depth` events (for at most two seconds), knows.
+    func shortestKnown(_ site: Site, within depth: Int, graph: ConfigurationGraph) -> Int? {
+        if Property.specProperties.contains(site.property) {
+            return ModelChecker.verify(graph).violations.first { $0.site == site }?.length
+        }
+        let walk = RuntimeExplorer(model: model).explore(makeDriver(), depth: depth, timeout: 2)
+        return walk.violations.first { $0.site == site }?.length
     }
 
     /// A value a user might type for `key`: ASCII, Unicode, empty, long.

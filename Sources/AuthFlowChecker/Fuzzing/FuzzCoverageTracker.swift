@@ -13,9 +13,9 @@ struct FuzzCoverageTracker {
 
     /// Reachability comes from the configuration graph, by index (a search stopped by its limit
     /// counts only what it found).
-    init(model: FlowModel) {
+    init(graph: ConfigurationGraph) {
+        let model = graph.model
         self.model = model
-        let graph = ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000))
         let reachable = Set((0..<model.stateCount).filter(graph.isReachable))
         self.reachable = reachable
         let stride = max(1, model.events.count)

@@ -31,6 +31,13 @@ public struct FuzzFailure: Sendable {
     public var violation: Violation
     /// Replays spent shrinking.
     public var shrinkReplays: Int
+    /// The shortest counterexample length known for the site: the complete checker's for a spec
+    /// property, the exhaustive walk's (bounded by the shrunk length) for a runtime one; `nil` when
+    /// neither knows it. The shrunk path is the shortest there is when its length equals it.
+    public var shortestKnown: Int? = nil
+
+    /// Whether the shrunk path is known to be as short as any counterexample of its site.
+    public var isKnownShortest: Bool { shortestKnown == shrunk.count }
 }
 
 /// What the random runs covered.

@@ -9,6 +9,7 @@ struct Lockstep {
         var state: Int32
         var keys: UInt64
         var values: [Int: String]   // what this frame set, for the expected data after an undo
+        var event: String?          // the event that pushed it (nil at the root)
     }
 
     let model: FlowModel
@@ -40,7 +41,7 @@ struct Lockstep {
     /// Starts at the root; returns a violation found there, if any.
     mutating func start() -> FuzzOutcome? {
         driver.reset()
-        frames = [Frame(state: model.initial.rawValue, keys: 0, values: [:])]
+        frames = [Frame(state: model.initial.rawValue, keys: 0, values: [:], event: nil)]
         expected = [:]
         actions = []
         steps = [PathStep(event: nil, state: model.states[model.initial.index], data: [], values: [:])]
@@ -79,11 +80,11 @@ struct Lockstep {
             }
             steps.append(pathStep(event: "back"))
             if !accepted {
-                return (true, violation(.undoMismatch, state: popped.state, event: nil,
+                return (true, violation(.undoMismatch, state: popped.state, event: popped.event,
                                         "back from \(model.states[Int(popped.state)]) was refused by the runtime, which the spec allows"))
             }
             if let found = mismatch() {
-                return (true, violation(.undoMismatch, state: popped.state, event: nil,
+                return (true, violation(.undoMismatch, state: popped.state, event: popped.event,
                                         "after back from \(model.states[Int(popped.state)]), \(found.summary)", mismatch: found))
             }
             return (true, check(after: "back"))
@@ -110,7 +111,7 @@ struct Lockstep {
                 return (true, nil)
             }
             let from = top.state
-            frames.append(Frame(state: target.rawValue, keys: top.keys | move.adds.bits, values: pushed))
+            frames.append(Frame(state: target.rawValue, keys: top.keys | move.adds.bits, values: pushed, event: name))
             for (key, value) in pushed { expected[key] = value }
             steps.append(pathStep(event: name))
             if !accepted {

@@ -21,7 +21,8 @@ public enum FuzzReportRenderer {
             lines.append(CounterexampleRenderer.render(failure.violation, number: 1,
                                                        replay: replayCommand(spec: spec, failure: failure, options: options),
                                                        secrets: secrets, style: style))
-            lines.append("   shrunk from \(failure.original.count) to \(failure.shrunk.count) steps in \(failure.shrinkReplays) replays: \(failure.shrunk.map(\.name).joined(separator: " "))")
+            lines.append("   shrunk from \(failure.original.count) to \(failure.shrunk.count) steps in \(failure.shrinkReplays) replays: "
+                         + "\(failure.shrunk.map(\.name).joined(separator: " ")) (\(shortestText(failure)))")
         case .incomplete:
             lines.append("\(spec): \(style.warn("incomplete")) — \(report.stoppedBy.map { "\($0)" } ?? "a limit was reached") after \(report.runs) of \(options.runs) runs")
         default:
@@ -35,6 +36,13 @@ public enum FuzzReportRenderer {
         return lines.joined(separator: "\n")
     }
 
+    /// Whether the shrunk path is known to be the shortest: `the shortest for its site`, or what is known.
+    static func shortestText(_ failure: FuzzFailure) -> String {
+        guard let shortest = failure.shortestKnown else { return "no shorter path known" }
+        if failure.isKnownShortest { return "the shortest for its site" }
+        return "the shortest known for its site is \(shortest) step\(shortest == 1 ? "" : "s")"
+    }
+
     package static func json(_ report: FuzzReport, spec: String, model: FlowModel, options: FuzzOptions) -> JSON {
         let secrets = Set(model.names(of: model.secrets))
         var members: [(String, JSON)] = [
@@ -46,6 +54,7 @@ public enum FuzzReportRenderer {
             members.append(("shrink", .object(JSONObject([
                 ("run", .int(failure.run)), ("originalLength", .int(failure.original.count)),
                 ("shrunkLength", .int(failure.shrunk.count)), ("replays", .int(failure.shrinkReplays)),
+                ("shortestKnown", failure.shortestKnown.map(JSON.int) ?? .null), ("isShortest", .bool(failure.isKnownShortest)),
                 ("path", .array(failure.shrunk.map { .string($0.name) })),
                 ("replay", .string(replayCommand(spec: spec, failure: failure, options: options))),
             ]))))
