@@ -148,3 +148,25 @@ struct ExpectedSites: CustomStringConvertible, Sendable {
         }
     }
 }
+
+/// Keys listed in `outputs` are handed to the app by design: they are not unused data, and `--strict` passes.
+@Suite struct OutputKeysLintTests {
+    static let spec = """
+    { "format": "authflow/1", "initial": "email", "success": ["done"], "abort": [],
+      "steps": { "email": { "emits": { "submit": ["email", "sessionToken"] } },
+                 "done": { "requires": ["email"] } },
+      "transitions": [ { "from": "email", "on": "submit", "to": "done" } ] OUTPUTS }
+    """
+
+    @Test func anOutputKeyIsNotUnusedData() throws {
+        let plain = try SpecLoader.load(json: Self.spec.replacingOccurrences(of: "OUTPUTS", with: ""))
+        let strict = CheckOptions(strict: true)
+        let before = FlowChecker.check(plain, source: "plain", options: strict)
+        #expect(before.lint.unusedData == ["sessionToken"])
+        #expect(before.verdict == .violated)
+        let marked = try SpecLoader.load(json: Self.spec.replacingOccurrences(of: "OUTPUTS", with: #", "outputs": ["sessionToken"]"#))
+        let after = FlowChecker.check(marked, source: "marked", options: strict)
+        #expect(after.lint.unusedData.isEmpty)
+        #expect(after.verdict == .holds)
+    }
+}

@@ -35,6 +35,8 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
     public var success: [State]
     public var abort: [State]
     public var secrets: [Key] = []
+    /// Keys the flow hands to the app that no step requires (not unused data).
+    public var outputs: [Key] = []
     public var passcode: PasscodePolicy?
     public private(set) var steps: [(state: State, contract: StepContract<Event, Key>)] = []
     public private(set) var transitions: [Transition<State, Event>] = []
@@ -68,7 +70,7 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
                               back: contract.canGoBack)
             },
             transitions: transitions.map { FlowSpec.TransitionRow(from: $0.from.flowName, on: $0.event.flowName, to: $0.to.flowName) },
-            passcode: passcode, secrets: secrets.map(\.flowName))
+            passcode: passcode, secrets: secrets.map(\.flowName), outputs: outputs.map(\.flowName))
     }
 
     /// Validates the flow and builds the model the checker consumes.

@@ -39,6 +39,7 @@ extension FlowModel {
         self.canGoBack = builder.canGoBack
         self.rows = builder.rows
         self.secrets = builder.secrets
+        self.outputs = builder.outputs
         self.passcode = spec.passcode ?? .default
         self.warnings = builder.warnings
     }
@@ -72,6 +73,7 @@ struct _FlowModelBuilder {
     /// Each state's emitted events, with the keys they add, in declaration order.
     var emitted: [[(event: EventID, adds: [KeyID])]] = []
     var secrets = KeySet()
+    var outputs = KeySet()
     var rows: [FlowModel.Row] = []
     /// The accepted rows keyed by `from << 32 | event`, with their position in `transitions`.
     var rowIndex: [Int64: (to: StateID, position: Int)] = [:]
@@ -236,10 +238,32 @@ struct _FlowModelBuilder {
         }
     }
 
-    /// Reads the keys a report must never print values of.
+    /// Reads the keys a report must never print values of, and the keys handed to the app.
+    ///
+    /// These lists are settings about keys the steps use, not uses: a name no step requires or
+    /// adds is an error (a misspelled secret must never leave the real one printed), and an output
+    /// must be a key some event adds.
     mutating func readSecrets() {
+        func used(_ name: String, at path: String, list: String) -> KeyID? {
+            guard let id = keyIndex[name] else {
+                let hint = SpecLoader.suggestion(for: name, among: keys).map { " (did you mean '\($0)'?)" } ?? ""
+                fail(path, "\(list) names '\(Self.shown(name))', which no step requires or adds\(hint)")
+                return nil
+            }
+            return id.index < KeySet.capacity ? id : nil
+        }
         for (i, name) in spec.secrets.enumerated() {
-            if let key = key(name, at: JSONPath.root.member("secrets").index(i).text) { secrets.insert(key) }
+            if let key = used(name, at: JSONPath.root.member("secrets").index(i).text, list: "secrets") { secrets.insert(key) }
+        }
+        let produced = emitted.reduce(into: KeySet()) { set, events in for event in events { for key in event.adds { set.insert(key) } } }
+        for (i, name) in spec.outputs.enumerated() {
+            let path = JSONPath.root.member("outputs").index(i).text
+            guard let key = used(name, at: path, list: "outputs") else { continue }
+            if produced.contains(key) {
+                outputs.insert(key)
+            } else {
+                fail(path, "outputs names '\(Self.shown(name))', which no event adds")
+            }
         }
     }
 

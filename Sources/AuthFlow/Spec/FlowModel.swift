@@ -57,6 +57,8 @@ public struct FlowModel: Sendable {
     public let rows: [Row]
     /// The keys a report must never print values of.
     public let secrets: KeySet
+    /// The keys the flow hands to the app that no step requires (`outputs`): not unused data.
+    public let outputs: KeySet
     /// The one-time-passcode policy (the default when the spec has none).
     public let passcode: PasscodePolicy
     /// Warnings found while validating (identical duplicate transitions and the like).

@@ -52,11 +52,13 @@ public struct FlowSpec: Hashable, Sendable {
     public var transitions: [TransitionRow]
     public var passcode: PasscodePolicy?
     public var secrets: [String]
+    /// Keys the flow hands to the app (a session token) that no step requires: not unused data.
+    public var outputs: [String]
 
     public init(
         name: String? = nil, description: String? = nil, initial: String,
         success: [String], abort: [String], steps: [Step], transitions: [TransitionRow],
-        passcode: PasscodePolicy? = nil, secrets: [String] = []
+        passcode: PasscodePolicy? = nil, secrets: [String] = [], outputs: [String] = []
     ) {
         self.name = name
         self.description = description
@@ -67,6 +69,7 @@ public struct FlowSpec: Hashable, Sendable {
         self.transitions = transitions
         self.passcode = passcode
         self.secrets = secrets
+        self.outputs = outputs
     }
 }
 

@@ -120,7 +120,7 @@ private struct Reader {
                 result[member.key] = member.value
                 note(path.member(member.key), member.value)
             } else {
-                let hint = Self.suggestion(for: member.key, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+                let hint = SpecLoader.suggestion(for: member.key, among: known).map { " (did you mean '\($0)'?)" } ?? ""
                 issues.append(SpecIssue(path: path.member(member.key).text, location: member.keyLocation,
                                         message: "unknown key '\(SpecLimits.shown(member.key))'\(hint); allowed: \(known.joined(separator: ", ")), or any key starting with 'x-'"))
             }
@@ -171,7 +171,7 @@ private struct Reader {
 
     mutating func spec(_ root: JSONNode) -> FlowSpec? {
         let path = JSONPath.root
-        let known = ["format", "name", "description", "initial", "success", "abort", "steps", "transitions", "passcode", "secrets"]
+        let known = ["format", "name", "description", "initial", "success", "abort", "steps", "transitions", "passcode", "secrets", "outputs"]
         guard let top = members(root, at: path, known: known, what: "a spec") else { return nil }
 
         if let format = required(top, "format", at: path, container: root) {
@@ -190,13 +190,15 @@ private struct Reader {
                             name: "state name")
         let secrets = strings(top["secrets"], at: path.member("secrets"), what: "secrets", name: "data key",
                               maxCount: SpecLimits.maxKeysPerList) ?? []
+        let outputs = strings(top["outputs"], at: path.member("outputs"), what: "outputs", name: "data key",
+                              maxCount: SpecLimits.maxKeysPerList) ?? []
         let steps = readSteps(required(top, "steps", at: path, container: root))
         let transitions = readTransitions(required(top, "transitions", at: path, container: root))
         let passcode = readPasscode(top["passcode"])
 
         guard issues.isEmpty, let initial, let success, let abort, let steps, let transitions else { return nil }
         return FlowSpec(name: name, description: description, initial: initial, success: success, abort: abort,
-                        steps: steps, transitions: transitions, passcode: passcode, secrets: secrets)
+                        steps: steps, transitions: transitions, passcode: passcode, secrets: secrets, outputs: outputs)
     }
 
     mutating func readSteps(_ node: JSONNode?) -> [FlowSpec.Step]? {
@@ -288,7 +290,9 @@ private struct Reader {
         }
         return PasscodePolicy(maxLength: maxLength, alphabet: alphabet)
     }
+}
 
+extension SpecLoader {
     /// The known key closest to `key` by edit distance, ignoring case, if it is close enough to be a typo.
     ///
     /// Swaps of two neighbours count as two edits here (Levenshtein distance), unlike the

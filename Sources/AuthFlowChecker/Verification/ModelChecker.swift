@@ -49,7 +49,8 @@ package enum ModelChecker {
             configurations: graph.count, stoppedBy: graph.stoppedBy)
     }
 
-    /// Unreachable states, dead transitions and unused data; a stopped search claims nothing unreachable or dead.
+    /// Unreachable states, dead transitions and unused data (keys listed in `outputs` are handed to the app, not unused);
+    /// a stopped search claims nothing unreachable or dead.
     static func lint(_ graph: ConfigurationGraph) -> Lint {
         let model = graph.model
         var lint = Lint()
@@ -59,7 +60,7 @@ package enum ModelChecker {
             required = required.union(model.requires[state])
             for move in model.moves[state] { produced = produced.union(move.adds) }
         }
-        lint.unusedData = model.names(of: produced.subtracting(required))
+        lint.unusedData = model.names(of: produced.subtracting(required).subtracting(model.outputs))
         // A stopped search has not seen every reachable state: it cannot call one unreachable.
         guard graph.stoppedBy == nil else { return lint }
         lint.unreachable = (0..<model.stateCount).filter { !graph.isReachable($0) }.map { model.states[$0] }
