@@ -168,3 +168,17 @@ import Testing
         #expect((1...16).contains(snapshot.depth))
     }
 }
+
+/// `fuzz --regressions` says which saved entries it did not replay, and why.
+@Suite struct FuzzRegressionsCommandTests {
+    @Test func aForeignEntryIsReportedOnStderrAndNotReplayed() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("regressions-\(UUID().uuidString).jsonl").path
+        try Data(#"{"spec": "some other flow", "path": ["startAuth"]}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let capture = CapturedOutput()
+        let context = CommandContext(console: capture.console(), environment: RunEnvironment(variables: [:]))
+        let status = AuthCheckCommand.run(["fuzz", "--runs", "5", "--regressions", file, Fixture.url(Fixture.emailFirst).path], context: context)
+        #expect(status == 0)
+        #expect(capture.stderr.contains("warning: \(file):1: not replayed: recorded for the flow 'some other flow', not 'email-first sign-in'"))
+        #expect(capture.stdout.contains("0 regressions replayed"))
+    }
+}

@@ -88,7 +88,10 @@ enum FuzzCommand: Subcommand {
         var saved: [[FuzzAction]] = []
         if let file = settings.regressions {
             do {
-                saved = try FuzzRegressions.read(file)
+                let entries = try FuzzRegressions.read(file)
+                let (replay, notes) = FuzzRegressions.partition(entries, for: model)
+                saved = replay
+                for note in notes { context.console.err("\(note.skipped ? "warning" : "note"): \(file):\(note.line): \(note.text)") }
             } catch {
                 context.console.err("error: \(error)")
                 return 2

@@ -3,18 +3,60 @@ import Foundation
 
 /// The regressions file: failing paths saved as readable event paths, replayed before any random run.
 ///
-/// One JSON object per line: `{"site": "unmet-requirement@authenticated", "seed": 1, "path": ["startAuth", "knownEmail", "back"]}`.
+/// One JSON object per line: `{"spec": "email-first sign-in", "table": "9c0e…", "site":
+/// "unmet-requirement@authenticated", "seed": 1, "path": ["startAuth", "knownEmail", "back"]}`.
 /// The path is what a person reads and edits; values are not saved (replay uses simple values,
 /// so a path that needs particular values is saved with them as `{"event": "e", "values": ["…"]}`).
+/// `spec` (the flow's name) and `table` (``FlowModel/tableHash``) tie an entry to the flow it
+/// was found in: an entry for another flow, or naming an event the flow does not have, is
+/// reported and not replayed (``partition(_:for:)``). Entries written before they carried them
+/// still replay when every event is known.
 package enum FuzzRegressions {
+    /// One saved path and what it was recorded against.
+    package struct Entry: Equatable, Sendable {
+        /// The line of the file it is on (1-based).
+        package var line: Int
+        /// The flow's name when it was saved, if the entry says.
+        package var spec: String?
+        /// The flow's table hash when it was saved, if the entry says.
+        package var table: String?
+        /// The path.
+        package var actions: [FuzzAction]
+    }
+
+    /// Splits `entries` into the paths to replay against `model` and the ones not to, each with its reason.
+    ///
+    /// Not replayed: an entry recorded for a flow of another name, or one with an event `model`
+    /// does not have. Replayed with a note: an entry for the same flow whose table has changed.
+    package static func partition(_ entries: [Entry], for model: FlowModel) -> (replay: [[FuzzAction]], notes: [(line: Int, text: String, skipped: Bool)]) {
+        var replay: [[FuzzAction]] = []
+        var notes: [(line: Int, text: String, skipped: Bool)] = []
+        let hash = model.tableHash
+        for entry in entries {
+            if let spec = entry.spec, let name = model.name, spec != name {
+                notes.append((entry.line, "not replayed: recorded for the flow '\(spec)', not '\(name)'", true))
+                continue
+            }
+            if let unknown = entry.actions.first(where: { if case let .event(name, _) = $0 { return model.event(named: name) == nil } else { return false } }) {
+                notes.append((entry.line, "not replayed: the flow has no event '\(unknown.name)'", true))
+                continue
+            }
+            if let table = entry.table, table != hash {
+                notes.append((entry.line, "replayed, though recorded against another version of the table (\(table), now \(hash))", false))
+            }
+            replay.append(entry.actions)
+        }
+        return (replay, notes)
+    }
+
     /// Reads every saved path; a missing file is an empty list.
-    /// - Throws: ``InvalidSpecError``-style errors as ``RegressionFileError`` naming the line.
-    package static func read(_ path: String) throws(RegressionFileError) -> [[FuzzAction]] {
+    /// - Throws: ``RegressionFileError`` naming the line that cannot be read.
+    package static func read(_ path: String) throws(RegressionFileError) -> [Entry] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw RegressionFileError(file: path, line: 0, message: "cannot be read")
         }
-        var paths: [[FuzzAction]] = []
+        var paths: [Entry] = []
         for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty || text.hasPrefix("#") { continue }
@@ -47,7 +89,8 @@ package enum FuzzRegressions {
                     throw RegressionFileError(file: path, line: number + 1, message: "a step is an event name, \"back\", or {\"event\", \"values\"}")
                 }
             }
-            paths.append(actions)
+            func field(_ key: String) -> String? { if case let .string(value)? = node[key]?.value { return value } else { return nil } }
+            paths.append(Entry(line: number + 1, spec: field("spec"), table: field("table"), actions: actions))
         }
         return paths
     }
@@ -65,8 +108,11 @@ package enum FuzzRegressions {
                 return .object(JSONObject([("event", .string(name)), ("values", .array(values.map(JSON.string)))]))
             }
         }
-        return JSON.object(JSONObject([("site", .string(failure.site.description)), ("seed", .int(Int(truncatingIfNeeded: failure.seed))),
-                                       ("path", .array(steps))])).rendered(pretty: false)
+        var members: [(String, JSON)] = []
+        if let name = model.name { members.append(("spec", .string(name))) }
+        members.append(("table", .string(model.tableHash)))
+        return JSON.object(JSONObject(members + [("site", .string(failure.site.description)), ("seed", .int(Int(truncatingIfNeeded: failure.seed))),
+                                               ("path", .array(steps))])).rendered(pretty: false)
     }
 
     /// Appends `failure` to the file at `path`, creating it.
