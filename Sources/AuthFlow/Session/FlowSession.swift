@@ -102,24 +102,20 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
 
     /// Creates a session at `initial` with empty data.
     /// - Throws: ``FlowError/transition(_:)`` with a conflicting transition in `transitions`.
-    public init(
+    public convenience init(
         initial: State,
         transitions: [Transition<State, Event>],
         contracts: [State: StepContract<Event, Key>],
         terminals: Set<State> = [],
         tracker: FlowTracker? = nil
     ) throws(FlowError<State, Event, Key>) {
+        let machine: StateMachine<State, Event>
         do {
-            self.machine = try StateMachine(initial: initial, transitions: transitions)
+            machine = try StateMachine(initial: initial, transitions: transitions)
         } catch {
             throw .transition(error)
         }
-        (self._denseContracts, self._denseTerminal) = Self.denseTables(contracts, terminals)
-        self._contracts = contracts
-        self.terminals = terminals
-        self._s = .allocate(capacity: 1)
-        _s.initialize(to: _Storage(tracker: tracker))
-        _checkInvariants()
+        self.init(machine: machine, contracts: contracts, terminals: terminals, tracker: tracker)
     }
 
     /// Creates a session over an existing machine (for example one shared with a UI layer).
