@@ -39,7 +39,7 @@ public struct FlowFuzzer {
         let start = Date()
         let clockStart = clock.now()
         // One search of the configuration graph: the coverage denominators and the shrinker's guide.
-        let graph = ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000))
+        let graph = ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000), edges: false)
         var coverage = FuzzCoverageTracker(graph: graph)
         var totalSteps = 0
         for (i, path) in regressions.enumerated() {
@@ -132,7 +132,7 @@ public struct FlowFuzzer {
     /// Shrinks a failing path with ``PathShrinker``, guided by the model and replaying every candidate through the runtime.
     func shrink(_ outcome: FuzzOutcome, seed: UInt64, run: Int, options: FuzzOptions,
                 graph: ConfigurationGraph? = nil) -> FuzzFailure {
-        let graph = graph ?? ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000))
+        let graph = graph ?? ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000), edges: false)
         let shrunk = PathShrinker(maxReplays: options.maxShrinkReplays, guide: ShrinkGuide(graph: graph)).shrink(outcome) { candidate in
             replay(candidate, properties: options.properties)
         }

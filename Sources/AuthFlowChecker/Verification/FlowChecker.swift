@@ -165,7 +165,8 @@ public enum FlowChecker {
         // One search of the configuration graph serves the spec properties and, without the runtime walk, the stack count.
         // Limits run on the wall clock from when the check began, whatever clock the report's seconds come from.
         let wallStart = Date().addingTimeInterval(-clock.seconds(since: start))
-        let graph = ConfigurationGraph(model: model, limits: limits, start: wallStart)
+        let runtimeWalk = options.includes(.undoMismatch) || options.includes(.divergence)
+        let graph = ConfigurationGraph(model: model, limits: limits, start: wallStart, edges: !runtimeWalk)
         let verification = ModelChecker.verify(graph)
         var violations = verification.violations.filter { options.includes($0.property) }
         var stoppedBy = verification.stoppedBy
@@ -178,7 +179,7 @@ public enum FlowChecker {
         }
 
         let remaining = limits.timeout.map { max(0, $0 - clock.seconds(since: start)) }
-        if options.includes(.undoMismatch) || options.includes(.divergence) {
+        if runtimeWalk {
             let exploration: RuntimeExploration
             if let driver {
                 exploration = RuntimeExplorer(model: model).explore(driver, depth: limits.depth, timeout: remaining)

@@ -11,7 +11,7 @@ package enum ModelChecker {
     /// Verifies `model` completely.
     /// - Complexity: O(C · m) time and O(C) memory for C reachable configurations and m events per step.
     package static func verify(_ model: FlowModel, limits: CheckLimits = CheckLimits()) -> SpecVerification {
-        verify(ConfigurationGraph(model: model, limits: limits))
+        verify(ConfigurationGraph(model: model, limits: limits, edges: false))
     }
 
     /// Derives every spec property's sites, shortest paths and lint from `graph`.
