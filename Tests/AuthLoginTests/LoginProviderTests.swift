@@ -14,11 +14,18 @@ actor FakeIdentityBackend: IdentityBackend {
     var authenticateError: LoginError?
     var authorizeError: LoginError?
     var exchangeError: LoginError?
+    /// What Apple shares on the first authorisation only; every later one returns no profile.
+    var appleProfile: SSOProfile?
+    /// An assertion to return instead of the usual one, such as one without its code.
+    var assertionOverride: SSOAssertion?
 
-    init(authenticateError: LoginError? = nil, authorizeError: LoginError? = nil, exchangeError: LoginError? = nil) {
+    init(authenticateError: LoginError? = nil, authorizeError: LoginError? = nil, exchangeError: LoginError? = nil,
+         appleProfile: SSOProfile? = nil, assertionOverride: SSOAssertion? = nil) {
         self.authenticateError = authenticateError
         self.authorizeError = authorizeError
         self.exchangeError = exchangeError
+        self.appleProfile = appleProfile
+        self.assertionOverride = assertionOverride
     }
 
     /// The session the fake returns for a provider.
@@ -26,10 +33,11 @@ actor FakeIdentityBackend: IdentityBackend {
         AuthSession(userID: "user-1", token: "token-\(kind.rawValue)", provider: kind)
     }
 
-    /// The assertion the fake returns for a request.
-    static func assertion(_ request: SSORequest) -> SSOAssertion {
+    /// The assertion the fake returns for a request: Apple's also has an authorisation code.
+    static func assertion(_ request: SSORequest, profile: SSOProfile? = nil) -> SSOAssertion {
         SSOAssertion(provider: request.provider, identityProvider: request.identityProvider,
-                     credential: "credential-\(request.provider.rawValue)")
+                     credential: "credential-\(request.provider.rawValue)",
+                     authorizationCode: request.provider == .apple ? "code-apple" : nil, profile: profile)
     }
 
     func authenticate(email: String, password: String) throws(LoginError) -> AuthSession {
@@ -41,7 +49,10 @@ actor FakeIdentityBackend: IdentityBackend {
     func authorizeSSO(_ request: SSORequest) throws(LoginError) -> SSOAssertion {
         calls.append(.authorizeSSO(request))
         if let authorizeError { throw authorizeError }
-        return Self.assertion(request)
+        if let assertionOverride { return assertionOverride }
+        guard request.provider == .apple else { return Self.assertion(request) }
+        defer { appleProfile = nil }
+        return Self.assertion(request, profile: appleProfile)
     }
 
     func exchange(_ assertion: SSOAssertion) throws(LoginError) -> AuthSession {
@@ -69,6 +80,7 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         .init(error: .emailNotVerified(email: "ann@example.com"), event: "verifyEmail"),
         .init(error: .mfaRequired(challenge: challenge), event: "mfaChallenged"),
         .init(error: .invalidInput([.empty(field: "email")]), event: "invalidInput"),
+        .init(error: .credentialRevoked, event: "wrongPassword"),
     ]
 
     /// A provider of each kind, configured as an app would.
@@ -77,6 +89,7 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         case .emailPassword: return EmailPasswordProvider(email: "ann@example.com", password: "correct horse")
         case .google: return GoogleLoginProvider(loginHint: "ann@example.com")
         case .facebook: return FacebookLoginProvider()
+        case .apple: return AppleLoginProvider()
         case .linkedIn: return LinkedInLoginProvider()
         case .slack: return SlackLoginProvider(workspace: "T0123")
         case .okta: return OktaLoginProvider(organization: "example.okta.com")
@@ -90,6 +103,7 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         case .emailPassword: return nil
         case .google: return SSORequest(provider: .google, loginHint: "ann@example.com", scopes: ["openid", "email", "profile"])
         case .facebook: return SSORequest(provider: .facebook, scopes: ["public_profile", "email"])
+        case .apple: return SSORequest(provider: .apple, scopes: ["name", "email"])
         case .linkedIn: return SSORequest(provider: .linkedIn, scopes: ["openid", "profile", "email"])
         case .slack: return SSORequest(provider: .slack, identityProvider: "T0123", scopes: ["openid", "email", "profile"])
         case .okta: return SSORequest(provider: .okta, identityProvider: "example.okta.com", scopes: ["openid", "email", "profile"])
@@ -294,7 +308,7 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         let names = LoginEventNames(
             passwordAccepted: "p", ssoAccepted: "s", mfaChallenged: "m", wrongPassword: "w",
             cancel: "c", verifyEmail: "v", loginFailed: "f", invalidInput: "i")
-        #expect(Self.errorTable.map { names.event(for: $0.error) } == ["w", "f", "f", "c", "v", "m", "i"])
+        #expect(Self.errorTable.map { names.event(for: $0.error) } == ["w", "f", "f", "c", "v", "m", "i", "w"])
         #expect(names.events(from: .emailPassword) == ["p", "m", "w", "c", "v", "f", "i"])
         #expect(names.events(from: .saml) == ["s", "m", "w", "c", "v", "f", "i"])
     }
@@ -314,6 +328,10 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         #expect(String(reflecting: session) == session.description)
         let assertion = SSOAssertion(provider: .saml, identityProvider: "idp", credential: "s3cr3t-response")
         #expect(assertion.description == "SSOAssertion(provider: saml, identityProvider: idp, credential: <redacted>)")
+        let apple = SSOAssertion(provider: .apple, credential: "s3cr3t-token", authorizationCode: "s3cr3t-code",
+                                 profile: SSOProfile(givenName: "Ann", email: "ann@example.com"))
+        #expect(String(reflecting: apple)
+            == "SSOAssertion(provider: apple, credential: <redacted>, authorizationCode: <redacted>, profile: <redacted>)")
         let credentials = Credentials(email: "ann@example.com", password: "s3cr3t-password")
         #expect("\(credentials)" == "Credentials(email: ann@example.com, password: <redacted>)")
         #expect(!String(reflecting: credentials).contains("s3cr3t"))
@@ -323,6 +341,7 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         (LoginError.noConnection, true), (.serverError(status: 500), true), (.serverError(status: 429), true),
         (.serverError(status: 404), false), (.invalidCredentials, false), (.userCancelled, false),
         (.emailNotVerified(email: "a@b.co"), false), (.mfaRequired(challenge: challenge), false), (.invalidInput([]), false),
+        (.credentialRevoked, false),
     ] as [(LoginError, Bool)])
     func retryableErrors(_ error: LoginError, _ retryable: Bool) {
         #expect(error.isRetryable == retryable)
@@ -338,15 +357,16 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         (.mfaRequired(challenge: MFAChallenge(id: "c", channel: .authenticatorApp)), "Enter the code from your authenticator app."),
         (.mfaRequired(challenge: MFAChallenge(id: "c", channel: .push)), "Approve the sign-in on your other device."),
         (.invalidInput([.empty(field: "email"), .empty(field: "password")]), "Email is required. Password is required."),
+        (.credentialRevoked, "This sign-in is no longer allowed for this app. Sign in again."),
     ] as [(LoginError, String)])
     func errorMessages(_ error: LoginError, _ message: String) {
         #expect(error.description == message)
     }
 
     @Test func providerKinds() {
-        #expect(ProviderKind.allCases.map(\.rawValue) == ["emailPassword", "google", "facebook", "linkedIn", "slack", "okta", "saml"])
+        #expect(ProviderKind.allCases.map(\.rawValue) == ["emailPassword", "google", "facebook", "apple", "linkedIn", "slack", "okta", "saml"])
         #expect(ProviderKind.allCases.filter { !$0.isSSO } == [.emailPassword])
-        #expect(ProviderKind.allCases.map(\.displayName) == ["Email", "Google", "Facebook", "LinkedIn", "Slack", "Okta", "SAML"])
+        #expect(ProviderKind.allCases.map(\.displayName) == ["Email", "Google", "Facebook", "Apple", "LinkedIn", "Slack", "Okta", "SAML"])
     }
 
     @Test func aChallengeCarriesItsPasscodePolicy() {

@@ -17,10 +17,15 @@ public enum LoginError: Error, Hashable, Sendable {
     case mfaRequired(challenge: MFAChallenge)
     /// What the person entered was refused before anything was sent.
     case invalidInput([ValidationFailure])
+    /// The provider no longer vouches for the person: they stopped using Sign in with Apple with
+    /// this app, or the app's authorisation was otherwise revoked. Sign them out and forget the
+    /// provider's identifier for them; signing in again starts a new authorisation.
+    case credentialRevoked
 
     /// The cases of ``LoginError`` without their associated values.
     public enum Code: String, Hashable, Sendable, CaseIterable {
         case invalidCredentials, noConnection, serverError, userCancelled, emailNotVerified, mfaRequired, invalidInput
+        case credentialRevoked
     }
 
     /// Which case this is.
@@ -33,6 +38,7 @@ public enum LoginError: Error, Hashable, Sendable {
         case .emailNotVerified: return .emailNotVerified
         case .mfaRequired: return .mfaRequired
         case .invalidInput: return .invalidInput
+        case .credentialRevoked: return .credentialRevoked
         }
     }
 
@@ -41,7 +47,8 @@ public enum LoginError: Error, Hashable, Sendable {
         switch self {
         case .noConnection: return true
         case .serverError(let status): return status >= 500 || status == 429
-        case .invalidCredentials, .userCancelled, .emailNotVerified, .mfaRequired, .invalidInput: return false
+        case .invalidCredentials, .userCancelled, .emailNotVerified, .mfaRequired, .invalidInput, .credentialRevoked:
+            return false
         }
     }
 }
@@ -69,6 +76,8 @@ extension LoginError: CustomStringConvertible {
             }
         case .invalidInput(let failures):
             return failures.map(\.description).joined(separator: " ")
+        case .credentialRevoked:
+            return "This sign-in is no longer allowed for this app. Sign in again."
         }
     }
 }

@@ -10,7 +10,7 @@
 /// | success, email and password | `passwordAccepted` |
 /// | success, single sign-on | `ssoAccepted` |
 /// | ``LoginError/mfaRequired(challenge:)`` | `mfaChallenged` |
-/// | ``LoginError/invalidCredentials`` | `wrongPassword` |
+/// | ``LoginError/invalidCredentials``, ``LoginError/credentialRevoked`` | `wrongPassword` |
 /// | ``LoginError/userCancelled`` | `cancel` |
 /// | ``LoginError/emailNotVerified(email:)`` | `verifyEmail` |
 /// | ``LoginError/noConnection``, ``LoginError/serverError(status:)`` | `loginFailed` |
@@ -22,7 +22,7 @@ public struct LoginEventNames: Hashable, Sendable {
     public var ssoAccepted: String
     /// A second factor is needed.
     public var mfaChallenged: String
-    /// The credentials were refused.
+    /// The credentials were refused, or the provider revoked them.
     public var wrongPassword: String
     /// The person cancelled.
     public var cancel: String
@@ -79,7 +79,7 @@ public struct LoginEventNames: Hashable, Sendable {
     public func event(for error: LoginError) -> String {
         switch error {
         case .mfaRequired: return mfaChallenged
-        case .invalidCredentials: return wrongPassword
+        case .invalidCredentials, .credentialRevoked: return wrongPassword
         case .userCancelled: return cancel
         case .emailNotVerified: return verifyEmail
         case .noConnection, .serverError: return loginFailed

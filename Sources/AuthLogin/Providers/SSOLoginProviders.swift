@@ -7,20 +7,29 @@ import Foundation
 /// A single sign-on provider: it names the request and the checks, and signs in with the shared two calls.
 ///
 /// A conforming type gives ``request`` and, when something must be present before the sheet opens,
-/// ``validation``; the default ``logIn(with:)`` validates, asks the backend to authorise with the
-/// provider (``IdentityBackend/authorizeSSO(_:)``), then exchanges the assertion for a session
-/// (``IdentityBackend/exchange(_:)``). A failed authorisation is never exchanged.
+/// ``validation``, and when the provider's answer must hold something, ``check(_:)``; the default
+/// ``logIn(with:)`` validates, asks the backend to authorise with the provider
+/// (``IdentityBackend/authorizeSSO(_:)``), checks the assertion, then exchanges it for a session
+/// (``IdentityBackend/exchange(_:)``). A failed authorisation or check is never exchanged.
 public protocol SSOLoginProvider: LoginProvider {
     /// What is asked of the provider.
     var request: SSORequest { get }
     /// What is wrong with the provider's settings; ``ValidationResult/valid`` unless the provider
     /// needs something, such as an organisation, that may be missing.
     var validation: ValidationResult { get }
+    /// Refuses an assertion the backend could not use; accepts every assertion unless the provider
+    /// needs more than a credential.
+    /// - Parameter assertion: what ``IdentityBackend/authorizeSSO(_:)`` returned.
+    /// - Throws: the error to return instead of exchanging it.
+    func check(_ assertion: SSOAssertion) throws(LoginError)
 }
 
 extension SSOLoginProvider {
     /// Nothing to check by default.
     public var validation: ValidationResult { .valid }
+
+    /// Accepts every assertion by default.
+    public func check(_ assertion: SSOAssertion) throws(LoginError) {}
 
     /// Validates, authorises with the provider, then exchanges the assertion for a session.
     /// - Parameter backend: the identity service to call.
@@ -30,6 +39,7 @@ extension SSOLoginProvider {
         let request = self.request
         return await attempt(validation: validation) { () async throws(LoginError) in
             let assertion = try await backend.authorizeSSO(request)
+            try check(assertion)
             return try await backend.exchange(assertion)
         }
     }
