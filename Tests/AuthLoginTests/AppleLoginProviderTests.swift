@@ -37,12 +37,23 @@ import Testing
         #expect(await store.history == [])
     }
 
-    @Test func aRevokedCredentialIsRefusedAndNothingIsStored() async {
+    @Test func aRevokedCredentialIsRefusedAndTheStoredSessionForgotten() async {
         let backend = FakeIdentityBackend(exchangeError: .credentialRevoked)
-        let store = InMemorySessionStore()
+        let store = InMemorySessionStore(session: FakeIdentityBackend.session(.apple))
         let outcome = await LoginService(backend: backend, sessionStore: store).logIn(with: AppleLoginProvider())
         #expect(outcome == LoginOutcome(provider: .apple, result: .failure(.credentialRevoked), event: "wrongPassword"))
-        #expect(await store.history == [])
+        #expect(await store.history == [.cleared])
+    }
+
+    @Test func aCredentialRevokedSinceTheLastLaunchFailsTheRefreshAndSignsOut() async {
+        let session = FakeIdentityBackend.session(.apple)
+        let backend = FakeIdentityBackend(errors: [.refreshSession: .credentialRevoked])
+        let store = InMemorySessionStore(session: session)
+        let outcome = await LoginService(backend: backend, sessionStore: store).logIn(with: SessionRefreshProvider(session: session))
+        #expect(outcome == LoginOutcome(provider: .apple, result: .failure(.credentialRevoked), event: "refreshFailed",
+                                        operation: .refreshSession))
+        #expect(await backend.calls == [.refreshSession(session)])
+        #expect(await store.session == nil)
     }
 
     @Test(arguments: [

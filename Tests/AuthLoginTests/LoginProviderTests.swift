@@ -8,6 +8,11 @@ actor FakeIdentityBackend: IdentityBackend {
         case authenticate(email: String, password: String)
         case authorizeSSO(SSORequest)
         case exchange(SSOAssertion)
+        case verifyMFA(challengeID: String, code: String)
+        case resendMFA(challengeID: String)
+        case requestPasswordReset(email: String)
+        case confirmPasswordReset(token: String, newPassword: String)
+        case refreshSession(AuthSession)
     }
 
     private(set) var calls: [Call] = []
@@ -18,9 +23,12 @@ actor FakeIdentityBackend: IdentityBackend {
     var appleProfile: SSOProfile?
     /// An assertion to return instead of the usual one, such as one without its code.
     var assertionOverride: SSOAssertion?
+    /// The error each of the other calls throws, if any, by operation.
+    var errors: [LoginOperation: LoginError]
 
     init(authenticateError: LoginError? = nil, authorizeError: LoginError? = nil, exchangeError: LoginError? = nil,
-         appleProfile: SSOProfile? = nil, assertionOverride: SSOAssertion? = nil) {
+         appleProfile: SSOProfile? = nil, assertionOverride: SSOAssertion? = nil, errors: [LoginOperation: LoginError] = [:]) {
+        self.errors = errors
         self.authenticateError = authenticateError
         self.authorizeError = authorizeError
         self.exchangeError = exchangeError
@@ -60,6 +68,49 @@ actor FakeIdentityBackend: IdentityBackend {
         if let exchangeError { throw exchangeError }
         return Self.session(assertion.provider)
     }
+
+    /// The challenge a resend returns: a new id, the rest kept.
+    static func resent(_ challenge: MFAChallenge) -> MFAChallenge {
+        var next = challenge
+        next.id += "-resent"
+        return next
+    }
+
+    /// The session a refresh returns: a new token.
+    static func refreshed(_ session: AuthSession) -> AuthSession {
+        var next = session
+        next.token += "-refreshed"
+        return next
+    }
+
+    func verifyMFA(_ challenge: MFAChallenge, code: String) throws(LoginError) -> AuthSession {
+        calls.append(.verifyMFA(challengeID: challenge.id, code: code))
+        if let error = errors[.verifyMFA] { throw error }
+        return Self.session(.emailPassword)
+    }
+
+    func resendMFA(_ challenge: MFAChallenge) throws(LoginError) -> MFAChallenge {
+        calls.append(.resendMFA(challengeID: challenge.id))
+        if let error = errors[.resendMFA] { throw error }
+        return Self.resent(challenge)
+    }
+
+    func requestPasswordReset(email: String) throws(LoginError) {
+        calls.append(.requestPasswordReset(email: email))
+        if let error = errors[.requestPasswordReset] { throw error }
+    }
+
+    func confirmPasswordReset(token: String, newPassword: String) throws(LoginError) -> String {
+        calls.append(.confirmPasswordReset(token: token, newPassword: newPassword))
+        if let error = errors[.confirmPasswordReset] { throw error }
+        return "ann@example.com"
+    }
+
+    func refreshSession(_ session: AuthSession) throws(LoginError) -> AuthSession {
+        calls.append(.refreshSession(session))
+        if let error = errors[.refreshSession] { throw error }
+        return Self.refreshed(session)
+    }
 }
 
 /// One error of each ``LoginError`` case, with the event it must map to by default.
@@ -81,6 +132,12 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         .init(error: .mfaRequired(challenge: challenge), event: "mfaChallenged"),
         .init(error: .invalidInput([.empty(field: "email")]), event: "invalidInput"),
         .init(error: .credentialRevoked, event: "wrongPassword"),
+        // The errors of the other backend calls: a sign-in that meets one has simply failed.
+        .init(error: .incorrectCode(attemptsLeft: 2), event: "loginFailed"),
+        .init(error: .codeExpired, event: "loginFailed"),
+        .init(error: .rateLimited(retryAfterSeconds: 30), event: "loginFailed"),
+        .init(error: .resetLinkInvalid, event: "loginFailed"),
+        .init(error: .sessionExpired, event: "loginFailed"),
     ]
 
     /// A provider of each kind, configured as an app would.
@@ -252,7 +309,7 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         #expect(outcome == LoginOutcome(provider: kind, result: .failure(row.error), event: row.event))
         #expect(outcome.session == nil)
         #expect(outcome.error == row.error)
-        #expect(await store.history == [])
+        #expect(await store.history == (row.error.endsSession ? [.cleared] : []))
     }
 
     @Test func theServiceStoresNothingForRefusedInput() async {
@@ -308,7 +365,7 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         let names = LoginEventNames(
             passwordAccepted: "p", ssoAccepted: "s", mfaChallenged: "m", wrongPassword: "w",
             cancel: "c", verifyEmail: "v", loginFailed: "f", invalidInput: "i")
-        #expect(Self.errorTable.map { names.event(for: $0.error) } == ["w", "f", "f", "c", "v", "m", "i", "w"])
+        #expect(Self.errorTable.map { names.event(for: $0.error) } == ["w", "f", "f", "c", "v", "m", "i", "w", "f", "f", "f", "f", "f"])
         #expect(names.events(from: .emailPassword) == ["p", "m", "w", "c", "v", "f", "i"])
         #expect(names.events(from: .saml) == ["s", "m", "w", "c", "v", "f", "i"])
     }
@@ -341,7 +398,8 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         (LoginError.noConnection, true), (.serverError(status: 500), true), (.serverError(status: 429), true),
         (.serverError(status: 404), false), (.invalidCredentials, false), (.userCancelled, false),
         (.emailNotVerified(email: "a@b.co"), false), (.mfaRequired(challenge: challenge), false), (.invalidInput([]), false),
-        (.credentialRevoked, false),
+        (.credentialRevoked, false), (.incorrectCode(attemptsLeft: 1), false), (.codeExpired, false),
+        (.rateLimited(retryAfterSeconds: nil), true), (.resetLinkInvalid, false), (.sessionExpired, false),
     ] as [(LoginError, Bool)])
     func retryableErrors(_ error: LoginError, _ retryable: Bool) {
         #expect(error.isRetryable == retryable)
@@ -358,6 +416,14 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         (.mfaRequired(challenge: MFAChallenge(id: "c", channel: .push)), "Approve the sign-in on your other device."),
         (.invalidInput([.empty(field: "email"), .empty(field: "password")]), "Email is required. Password is required."),
         (.credentialRevoked, "This sign-in is no longer allowed for this app. Sign in again."),
+        (.incorrectCode(attemptsLeft: nil), "That code is not right. Check it and try again."),
+        (.incorrectCode(attemptsLeft: 1), "That code is not right. Check it and try again. 1 try left."),
+        (.incorrectCode(attemptsLeft: 3), "That code is not right. Check it and try again. 3 tries left."),
+        (.codeExpired, "That code has expired. Ask for a new one."),
+        (.rateLimited(retryAfterSeconds: 30), "Too many tries. Wait 30 seconds and try again."),
+        (.rateLimited(retryAfterSeconds: nil), "Too many tries. Wait a moment and try again."),
+        (.resetLinkInvalid, "This reset link has expired or was already used. Ask for a new one."),
+        (.sessionExpired, "You have been signed out. Sign in again."),
     ] as [(LoginError, String)])
     func errorMessages(_ error: LoginError, _ message: String) {
         #expect(error.description == message)
