@@ -18,7 +18,7 @@
 /// | ``LoginError/invalidCredentials``, ``LoginError/credentialRevoked`` in a sign-in | `wrongPassword` |
 /// | ``LoginError/incorrectCode(attemptsLeft:)``, or ``LoginError/invalidCredentials`` when verifying a code | `wrongCode` |
 /// | ``LoginError/codeExpired``, or ``LoginError/sessionExpired`` when verifying or resending a code | `codeExpired` |
-/// | ``LoginError/rateLimited(retryAfterSeconds:)`` when resending a code or asking for a reset | `rateLimited` |
+/// | ``LoginError/rateLimited(retryAfterSeconds:)`` in any call but a sign-in | `rateLimited` |
 /// | ``LoginError/resetLinkInvalid``, or ``LoginError/codeExpired`` when setting a new password | `resetLinkInvalid` |
 /// | ``LoginError/userCancelled`` | `cancel` |
 /// | ``LoginError/emailNotVerified(email:)`` in a sign-in | `verifyEmail` |
