@@ -8,17 +8,32 @@ actor FakeIdentityBackend: IdentityBackend {
         case authenticate(email: String, password: String)
         case authorizeSSO(SSORequest)
         case exchange(SSOAssertion)
+        case verifyMFA(challengeID: String, code: String)
+        case resendMFA(challengeID: String)
+        case requestPasswordReset(email: String)
+        case confirmPasswordReset(token: String, newPassword: String)
+        case refreshSession(AuthSession)
     }
 
     private(set) var calls: [Call] = []
     var authenticateError: LoginError?
     var authorizeError: LoginError?
     var exchangeError: LoginError?
+    /// What Apple shares on the first authorisation only; every later one returns no profile.
+    var appleProfile: SSOProfile?
+    /// An assertion to return instead of the usual one, such as one without its code.
+    var assertionOverride: SSOAssertion?
+    /// The error each of the other calls throws, if any, by operation.
+    var errors: [LoginOperation: LoginError]
 
-    init(authenticateError: LoginError? = nil, authorizeError: LoginError? = nil, exchangeError: LoginError? = nil) {
+    init(authenticateError: LoginError? = nil, authorizeError: LoginError? = nil, exchangeError: LoginError? = nil,
+         appleProfile: SSOProfile? = nil, assertionOverride: SSOAssertion? = nil, errors: [LoginOperation: LoginError] = [:]) {
+        self.errors = errors
         self.authenticateError = authenticateError
         self.authorizeError = authorizeError
         self.exchangeError = exchangeError
+        self.appleProfile = appleProfile
+        self.assertionOverride = assertionOverride
     }
 
     /// The session the fake returns for a provider.
@@ -26,10 +41,11 @@ actor FakeIdentityBackend: IdentityBackend {
         AuthSession(userID: "user-1", token: "token-\(kind.rawValue)", provider: kind)
     }
 
-    /// The assertion the fake returns for a request.
-    static func assertion(_ request: SSORequest) -> SSOAssertion {
+    /// The assertion the fake returns for a request: Apple's also has an authorisation code.
+    static func assertion(_ request: SSORequest, profile: SSOProfile? = nil) -> SSOAssertion {
         SSOAssertion(provider: request.provider, identityProvider: request.identityProvider,
-                     credential: "credential-\(request.provider.rawValue)")
+                     credential: "credential-\(request.provider.rawValue)",
+                     authorizationCode: request.provider == .apple ? "code-apple" : nil, profile: profile)
     }
 
     func authenticate(email: String, password: String) throws(LoginError) -> AuthSession {
@@ -41,13 +57,59 @@ actor FakeIdentityBackend: IdentityBackend {
     func authorizeSSO(_ request: SSORequest) throws(LoginError) -> SSOAssertion {
         calls.append(.authorizeSSO(request))
         if let authorizeError { throw authorizeError }
-        return Self.assertion(request)
+        if let assertionOverride { return assertionOverride }
+        guard request.provider == .apple else { return Self.assertion(request) }
+        defer { appleProfile = nil }
+        return Self.assertion(request, profile: appleProfile)
     }
 
     func exchange(_ assertion: SSOAssertion) throws(LoginError) -> AuthSession {
         calls.append(.exchange(assertion))
         if let exchangeError { throw exchangeError }
         return Self.session(assertion.provider)
+    }
+
+    /// The challenge a resend returns: a new id, the rest kept.
+    static func resent(_ challenge: MFAChallenge) -> MFAChallenge {
+        var next = challenge
+        next.id += "-resent"
+        return next
+    }
+
+    /// The session a refresh returns: a new token.
+    static func refreshed(_ session: AuthSession) -> AuthSession {
+        var next = session
+        next.token += "-refreshed"
+        return next
+    }
+
+    func verifyMFA(_ challenge: MFAChallenge, code: String) throws(LoginError) -> AuthSession {
+        calls.append(.verifyMFA(challengeID: challenge.id, code: code))
+        if let error = errors[.verifyMFA] { throw error }
+        return Self.session(.emailPassword)
+    }
+
+    func resendMFA(_ challenge: MFAChallenge) throws(LoginError) -> MFAChallenge {
+        calls.append(.resendMFA(challengeID: challenge.id))
+        if let error = errors[.resendMFA] { throw error }
+        return Self.resent(challenge)
+    }
+
+    func requestPasswordReset(email: String) throws(LoginError) {
+        calls.append(.requestPasswordReset(email: email))
+        if let error = errors[.requestPasswordReset] { throw error }
+    }
+
+    func confirmPasswordReset(token: String, newPassword: String) throws(LoginError) -> String {
+        calls.append(.confirmPasswordReset(token: token, newPassword: newPassword))
+        if let error = errors[.confirmPasswordReset] { throw error }
+        return "ann@example.com"
+    }
+
+    func refreshSession(_ session: AuthSession) throws(LoginError) -> AuthSession {
+        calls.append(.refreshSession(session))
+        if let error = errors[.refreshSession] { throw error }
+        return Self.refreshed(session)
     }
 }
 
@@ -69,6 +131,13 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         .init(error: .emailNotVerified(email: "ann@example.com"), event: "verifyEmail"),
         .init(error: .mfaRequired(challenge: challenge), event: "mfaChallenged"),
         .init(error: .invalidInput([.empty(field: "email")]), event: "invalidInput"),
+        .init(error: .credentialRevoked, event: "wrongPassword"),
+        // The errors of the other backend calls: a sign-in that meets one has simply failed.
+        .init(error: .incorrectCode(attemptsLeft: 2), event: "loginFailed"),
+        .init(error: .codeExpired, event: "loginFailed"),
+        .init(error: .rateLimited(retryAfterSeconds: 30), event: "loginFailed"),
+        .init(error: .resetLinkInvalid, event: "loginFailed"),
+        .init(error: .sessionExpired, event: "loginFailed"),
     ]
 
     /// A provider of each kind, configured as an app would.
@@ -77,6 +146,7 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         case .emailPassword: return EmailPasswordProvider(email: "ann@example.com", password: "correct horse")
         case .google: return GoogleLoginProvider(loginHint: "ann@example.com")
         case .facebook: return FacebookLoginProvider()
+        case .apple: return AppleLoginProvider()
         case .linkedIn: return LinkedInLoginProvider()
         case .slack: return SlackLoginProvider(workspace: "T0123")
         case .okta: return OktaLoginProvider(organization: "example.okta.com")
@@ -90,6 +160,7 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         case .emailPassword: return nil
         case .google: return SSORequest(provider: .google, loginHint: "ann@example.com", scopes: ["openid", "email", "profile"])
         case .facebook: return SSORequest(provider: .facebook, scopes: ["public_profile", "email"])
+        case .apple: return SSORequest(provider: .apple, scopes: ["name", "email"])
         case .linkedIn: return SSORequest(provider: .linkedIn, scopes: ["openid", "profile", "email"])
         case .slack: return SSORequest(provider: .slack, identityProvider: "T0123", scopes: ["openid", "email", "profile"])
         case .okta: return SSORequest(provider: .okta, identityProvider: "example.okta.com", scopes: ["openid", "email", "profile"])
@@ -238,7 +309,7 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         #expect(outcome == LoginOutcome(provider: kind, result: .failure(row.error), event: row.event))
         #expect(outcome.session == nil)
         #expect(outcome.error == row.error)
-        #expect(await store.history == [])
+        #expect(await store.history == (row.error.endsSession ? [.cleared] : []))
     }
 
     @Test func theServiceStoresNothingForRefusedInput() async {
@@ -294,7 +365,7 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         let names = LoginEventNames(
             passwordAccepted: "p", ssoAccepted: "s", mfaChallenged: "m", wrongPassword: "w",
             cancel: "c", verifyEmail: "v", loginFailed: "f", invalidInput: "i")
-        #expect(Self.errorTable.map { names.event(for: $0.error) } == ["w", "f", "f", "c", "v", "m", "i"])
+        #expect(Self.errorTable.map { names.event(for: $0.error) } == ["w", "f", "f", "c", "v", "m", "i", "w", "f", "f", "f", "f", "f"])
         #expect(names.events(from: .emailPassword) == ["p", "m", "w", "c", "v", "f", "i"])
         #expect(names.events(from: .saml) == ["s", "m", "w", "c", "v", "f", "i"])
     }
@@ -314,6 +385,10 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         #expect(String(reflecting: session) == session.description)
         let assertion = SSOAssertion(provider: .saml, identityProvider: "idp", credential: "s3cr3t-response")
         #expect(assertion.description == "SSOAssertion(provider: saml, identityProvider: idp, credential: <redacted>)")
+        let apple = SSOAssertion(provider: .apple, credential: "s3cr3t-token", authorizationCode: "s3cr3t-code",
+                                 profile: SSOProfile(givenName: "Ann", email: "ann@example.com"))
+        #expect(String(reflecting: apple)
+            == "SSOAssertion(provider: apple, credential: <redacted>, authorizationCode: <redacted>, profile: <redacted>)")
         let credentials = Credentials(email: "ann@example.com", password: "s3cr3t-password")
         #expect("\(credentials)" == "Credentials(email: ann@example.com, password: <redacted>)")
         #expect(!String(reflecting: credentials).contains("s3cr3t"))
@@ -323,6 +398,8 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         (LoginError.noConnection, true), (.serverError(status: 500), true), (.serverError(status: 429), true),
         (.serverError(status: 404), false), (.invalidCredentials, false), (.userCancelled, false),
         (.emailNotVerified(email: "a@b.co"), false), (.mfaRequired(challenge: challenge), false), (.invalidInput([]), false),
+        (.credentialRevoked, false), (.incorrectCode(attemptsLeft: 1), false), (.codeExpired, false),
+        (.rateLimited(retryAfterSeconds: nil), true), (.resetLinkInvalid, false), (.sessionExpired, false),
     ] as [(LoginError, Bool)])
     func retryableErrors(_ error: LoginError, _ retryable: Bool) {
         #expect(error.isRetryable == retryable)
@@ -338,15 +415,24 @@ struct ErrorRow: CustomTestStringConvertible, Sendable {
         (.mfaRequired(challenge: MFAChallenge(id: "c", channel: .authenticatorApp)), "Enter the code from your authenticator app."),
         (.mfaRequired(challenge: MFAChallenge(id: "c", channel: .push)), "Approve the sign-in on your other device."),
         (.invalidInput([.empty(field: "email"), .empty(field: "password")]), "Email is required. Password is required."),
+        (.credentialRevoked, "This sign-in is no longer allowed for this app. Sign in again."),
+        (.incorrectCode(attemptsLeft: nil), "That code is not right. Check it and try again."),
+        (.incorrectCode(attemptsLeft: 1), "That code is not right. Check it and try again. 1 try left."),
+        (.incorrectCode(attemptsLeft: 3), "That code is not right. Check it and try again. 3 tries left."),
+        (.codeExpired, "That code has expired. Ask for a new one."),
+        (.rateLimited(retryAfterSeconds: 30), "Too many tries. Wait 30 seconds and try again."),
+        (.rateLimited(retryAfterSeconds: nil), "Too many tries. Wait a moment and try again."),
+        (.resetLinkInvalid, "This reset link has expired or was already used. Ask for a new one."),
+        (.sessionExpired, "You have been signed out. Sign in again."),
     ] as [(LoginError, String)])
     func errorMessages(_ error: LoginError, _ message: String) {
         #expect(error.description == message)
     }
 
     @Test func providerKinds() {
-        #expect(ProviderKind.allCases.map(\.rawValue) == ["emailPassword", "google", "facebook", "linkedIn", "slack", "okta", "saml"])
+        #expect(ProviderKind.allCases.map(\.rawValue) == ["emailPassword", "google", "facebook", "apple", "linkedIn", "slack", "okta", "saml"])
         #expect(ProviderKind.allCases.filter { !$0.isSSO } == [.emailPassword])
-        #expect(ProviderKind.allCases.map(\.displayName) == ["Email", "Google", "Facebook", "LinkedIn", "Slack", "Okta", "SAML"])
+        #expect(ProviderKind.allCases.map(\.displayName) == ["Email", "Google", "Facebook", "Apple", "LinkedIn", "Slack", "Okta", "SAML"])
     }
 
     @Test func aChallengeCarriesItsPasscodePolicy() {

@@ -26,6 +26,47 @@ public protocol IdentityBackend: Sendable {
     /// - Throws: ``LoginError/mfaRequired(challenge:)``, ``LoginError/invalidCredentials`` for an
     ///   assertion the backend refuses, or a connection or server error.
     func exchange(_ assertion: SSOAssertion) async throws(LoginError) -> AuthSession
+
+    /// Answers a second-factor challenge with the code the person entered, and returns the session.
+    /// - Parameters:
+    ///   - challenge: the challenge from ``LoginError/mfaRequired(challenge:)``, or its latest resend.
+    ///   - code: the code, already normalised to the challenge's ``MFAChallenge/passcodePolicy``.
+    /// - Returns: the new session.
+    /// - Throws: ``LoginError/incorrectCode(attemptsLeft:)``, ``LoginError/codeExpired`` when the
+    ///   code or challenge timed out or was tried too often, or a connection or server error.
+    func verifyMFA(_ challenge: MFAChallenge, code: String) async throws(LoginError) -> AuthSession
+
+    /// Sends a new code for a second-factor challenge.
+    /// - Parameter challenge: the challenge whose code did not arrive or expired.
+    /// - Returns: the challenge to answer now; its ``MFAChallenge/id`` may differ.
+    /// - Throws: ``LoginError/rateLimited(retryAfterSeconds:)`` when codes were resent too often,
+    ///   ``LoginError/codeExpired`` when the sign-in it belongs to is over, or a connection or server error.
+    func resendMFA(_ challenge: MFAChallenge) async throws(LoginError) -> MFAChallenge
+
+    /// Sends a password-reset link to an address, if it has an account.
+    ///
+    /// It succeeds whether or not the address has an account, so that nobody can learn which
+    /// addresses do.
+    /// - Parameter email: the address, already validated and trimmed.
+    /// - Throws: ``LoginError/rateLimited(retryAfterSeconds:)``, or a connection or server error.
+    func requestPasswordReset(email: String) async throws(LoginError)
+
+    /// Sets a new password with the token from a reset link.
+    /// - Parameters:
+    ///   - token: the token the link carried.
+    ///   - newPassword: the new password, already checked against the password policy.
+    /// - Returns: the account's email address, to prefill the sign-in that follows.
+    /// - Throws: ``LoginError/resetLinkInvalid`` for an expired or used link, or a connection or server error.
+    func confirmPasswordReset(token: String, newPassword: String) async throws(LoginError) -> String
+
+    /// Renews a stored session, such as at launch, and returns the renewed one.
+    /// - Parameter session: the session kept in the ``SessionStore``.
+    /// - Returns: the session with a new token, for the same user and provider.
+    /// - Throws: ``LoginError/sessionExpired`` when it can no longer be renewed,
+    ///   ``LoginError/credentialRevoked`` when the provider revoked the person's credential (for
+    ///   Sign in with Apple, found when the backend checks its Apple refresh token), or a
+    ///   connection or server error.
+    func refreshSession(_ session: AuthSession) async throws(LoginError) -> AuthSession
 }
 
 /// What a single sign-on provider is asked for: the provider, the organisation or IdP, a hint, the scopes.

@@ -12,6 +12,11 @@ public protocol LoginProvider: Sendable {
     /// Which provider this is.
     var kind: ProviderKind { get }
 
+    /// Which backend call this provider's success ends with: ``LoginOperation/signIn`` for the
+    /// ways to sign in, ``LoginOperation/verifyMFA`` for a code that finishes one, and
+    /// ``LoginOperation/refreshSession`` for renewing a stored session.
+    var operation: LoginOperation { get }
+
     /// Signs in.
     /// - Parameter backend: the identity service to call.
     /// - Returns: the session, or why there is none. Providers never throw: every failure is a
@@ -20,18 +25,21 @@ public protocol LoginProvider: Sendable {
 }
 
 extension LoginProvider {
-    /// Runs `body` unless there are validation failures or the task is cancelled; the common
-    /// preamble and error plumbing of every provider.
-    func attempt(
-        validation: ValidationResult,
-        _ body: () async throws(LoginError) -> AuthSession
-    ) async -> LoginResult {
-        guard validation.isValid else { return .failure(.invalidInput(validation.failures)) }
-        guard !Task.isCancelled else { return .failure(.userCancelled) }
-        do throws(LoginError) {
-            return .success(try await body())
-        } catch {
-            return .failure(error)
-        }
+    /// ``LoginOperation/signIn``: a provider signs in unless it says otherwise.
+    public var operation: LoginOperation { .signIn }
+}
+
+/// Runs `body` unless there are validation failures or the task is cancelled; the common preamble
+/// and error plumbing of every provider and backend call.
+func attempt<Value>(
+    validation: ValidationResult,
+    _ body: () async throws(LoginError) -> Value
+) async -> Result<Value, LoginError> {
+    guard validation.isValid else { return .failure(.invalidInput(validation.failures)) }
+    guard !Task.isCancelled else { return .failure(.userCancelled) }
+    do throws(LoginError) {
+        return .success(try await body())
+    } catch {
+        return .failure(error)
     }
 }

@@ -1,14 +1,45 @@
 import Foundation
 
-// One small provider per single sign-on service. Each builds an `SSORequest`, validates what it
-// needs, then runs the same two backend calls: authorise with the provider, exchange the
-// assertion for a session.
+// One small provider per single sign-on service. Each says what it asks for (an `SSORequest`) and
+// what it checks first; `SSOLoginProvider` runs the same two backend calls for all of them:
+// authorise with the provider, exchange the assertion for a session.
 
-extension LoginProvider {
-    /// Authorises with `request`, then exchanges the assertion; what every SSO provider does.
-    func runSSO(_ request: SSORequest, validation: ValidationResult = .valid, backend: any IdentityBackend) async -> LoginResult {
-        await attempt(validation: validation) { () async throws(LoginError) in
+/// A single sign-on provider: it names the request and the checks, and signs in with the shared two calls.
+///
+/// A conforming type gives ``request`` and, when something must be present before the sheet opens,
+/// ``validation``, and when the provider's answer must hold something, ``check(_:)``; the default
+/// ``logIn(with:)`` validates, asks the backend to authorise with the provider
+/// (``IdentityBackend/authorizeSSO(_:)``), checks the assertion, then exchanges it for a session
+/// (``IdentityBackend/exchange(_:)``). A failed authorisation or check is never exchanged.
+public protocol SSOLoginProvider: LoginProvider {
+    /// What is asked of the provider.
+    var request: SSORequest { get }
+    /// What is wrong with the provider's settings; ``ValidationResult/valid`` unless the provider
+    /// needs something, such as an organisation, that may be missing.
+    var validation: ValidationResult { get }
+    /// Refuses an assertion the backend could not use; accepts every assertion unless the provider
+    /// needs more than a credential.
+    /// - Parameter assertion: what ``IdentityBackend/authorizeSSO(_:)`` returned.
+    /// - Throws: the error to return instead of exchanging it.
+    func check(_ assertion: SSOAssertion) throws(LoginError)
+}
+
+extension SSOLoginProvider {
+    /// Nothing to check by default.
+    public var validation: ValidationResult { .valid }
+
+    /// Accepts every assertion by default.
+    public func check(_ assertion: SSOAssertion) throws(LoginError) {}
+
+    /// Validates, authorises with the provider, then exchanges the assertion for a session.
+    /// - Parameter backend: the identity service to call.
+    /// - Returns: the session, ``LoginError/invalidInput(_:)`` without a backend call when
+    ///   ``validation`` fails, or the backend's error.
+    public func logIn(with backend: any IdentityBackend) async -> LoginResult {
+        let request = self.request
+        return await attempt(validation: validation) { () async throws(LoginError) in
             let assertion = try await backend.authorizeSSO(request)
+            try check(assertion)
             return try await backend.exchange(assertion)
         }
     }
@@ -30,7 +61,7 @@ private func identifierValidator(field: String) -> Validator<String> {
 }
 
 /// Sign in with Google.
-public struct GoogleLoginProvider: LoginProvider {
+public struct GoogleLoginProvider: SSOLoginProvider {
     /// An address to prefill in Google's account chooser.
     public var loginHint: String?
     /// A Google Workspace domain to restrict the accounts offered, such as `example.com`.
@@ -53,15 +84,10 @@ public struct GoogleLoginProvider: LoginProvider {
         SSORequest(provider: .google, identityProvider: hostedDomain, loginHint: loginHint,
                    scopes: ["openid", "email", "profile"])
     }
-
-    /// Authorises with Google, then exchanges the ID token for a session.
-    public func logIn(with backend: any IdentityBackend) async -> LoginResult {
-        await runSSO(request, backend: backend)
-    }
 }
 
 /// Facebook Login.
-public struct FacebookLoginProvider: LoginProvider {
+public struct FacebookLoginProvider: SSOLoginProvider {
     /// The permissions asked for; the public profile and the email address by default.
     public var permissions: [String]
 
@@ -78,15 +104,10 @@ public struct FacebookLoginProvider: LoginProvider {
     public var request: SSORequest {
         SSORequest(provider: .facebook, scopes: permissions)
     }
-
-    /// Authorises with Facebook, then exchanges the access token for a session.
-    public func logIn(with backend: any IdentityBackend) async -> LoginResult {
-        await runSSO(request, backend: backend)
-    }
 }
 
 /// Sign in with LinkedIn.
-public struct LinkedInLoginProvider: LoginProvider {
+public struct LinkedInLoginProvider: SSOLoginProvider {
     /// The scopes asked for; OpenID Connect with the profile and email by default.
     public var scopes: [String]
 
@@ -103,15 +124,10 @@ public struct LinkedInLoginProvider: LoginProvider {
     public var request: SSORequest {
         SSORequest(provider: .linkedIn, scopes: scopes)
     }
-
-    /// Authorises with LinkedIn, then exchanges the code for a session.
-    public func logIn(with backend: any IdentityBackend) async -> LoginResult {
-        await runSSO(request, backend: backend)
-    }
 }
 
 /// Sign in with Slack.
-public struct SlackLoginProvider: LoginProvider {
+public struct SlackLoginProvider: SSOLoginProvider {
     /// The Slack workspace (team) to sign in to, if the app targets one.
     public var workspace: String?
 
@@ -128,18 +144,13 @@ public struct SlackLoginProvider: LoginProvider {
     public var request: SSORequest {
         SSORequest(provider: .slack, identityProvider: workspace, scopes: ["openid", "email", "profile"])
     }
-
-    /// Authorises with Slack, then exchanges the code for a session.
-    public func logIn(with backend: any IdentityBackend) async -> LoginResult {
-        await runSSO(request, backend: backend)
-    }
 }
 
 /// Sign in through an Okta organisation.
 ///
 /// The organisation is required: without it there is no Okta to ask, and the result is
 /// ``LoginError/invalidInput(_:)`` without a backend call.
-public struct OktaLoginProvider: LoginProvider {
+public struct OktaLoginProvider: SSOLoginProvider {
     /// The organisation's Okta domain, such as `example.okta.com`.
     public var organization: String
     /// A user name or address to prefill, if any.
@@ -162,10 +173,9 @@ public struct OktaLoginProvider: LoginProvider {
         SSORequest(provider: .okta, identityProvider: organization, loginHint: loginHint, scopes: ["openid", "email", "profile"])
     }
 
-    /// Checks the organisation, authorises with Okta, then exchanges the code for a session.
-    public func logIn(with backend: any IdentityBackend) async -> LoginResult {
-        let validation = identifierValidator(field: "organization").validate(organization)
-        return await runSSO(request, validation: validation, backend: backend)
+    /// The organisation must be present and hold no whitespace.
+    public var validation: ValidationResult {
+        identifierValidator(field: "organization").validate(organization)
     }
 }
 
@@ -173,7 +183,7 @@ public struct OktaLoginProvider: LoginProvider {
 ///
 /// The identifier (the IdP's entity ID, or the connection name the backend knows it by) is
 /// required; without it the result is ``LoginError/invalidInput(_:)`` without a backend call.
-public struct SAMLLoginProvider: LoginProvider {
+public struct SAMLLoginProvider: SSOLoginProvider {
     /// The identity provider's identifier, such as `https://idp.example.com/saml`.
     public var identityProvider: String
     /// A user name or address to prefill, if any.
@@ -196,9 +206,8 @@ public struct SAMLLoginProvider: LoginProvider {
         SSORequest(provider: .saml, identityProvider: identityProvider, loginHint: loginHint)
     }
 
-    /// Checks the identifier, authorises with the IdP, then exchanges the SAML response for a session.
-    public func logIn(with backend: any IdentityBackend) async -> LoginResult {
-        let validation = identifierValidator(field: "identityProvider").validate(identityProvider)
-        return await runSSO(request, validation: validation, backend: backend)
+    /// The identifier must be present and hold no whitespace.
+    public var validation: ValidationResult {
+        identifierValidator(field: "identityProvider").validate(identityProvider)
     }
 }
