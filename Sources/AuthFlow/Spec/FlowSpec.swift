@@ -10,6 +10,10 @@ public struct FlowSpec: Hashable, Sendable {
         public var requires: [String]
         public var emits: [Emission]
         public var back: Bool
+        /// `authflow/2`: each list needs at least one of its keys present.
+        public var anyOf: [[String]] = []
+        /// `authflow/2`: keys the step reads when present (they count as used).
+        public var optional: [String] = []
 
         public init(_ state: String, requires: [String] = [], emits: [Emission] = [], back: Bool = true) {
             self.state = state
@@ -23,6 +27,14 @@ public struct FlowSpec: Hashable, Sendable {
     public struct Emission: Hashable, Sendable {
         public var event: String
         public var adds: [String]
+        /// `authflow/2`: clears, set and increment (its adds are ``adds``).
+        public var clears: [String] = []
+        public var set: [KeyValue] = []
+        public var increment: [String] = []
+        /// `authflow/2`: the step offers the event only when this holds.
+        public var when: Guard?
+        /// `authflow/2`: who sends it.
+        public var by: Sender = .user
 
         public init(_ event: String, adds: [String] = []) {
             self.event = event
@@ -35,6 +47,12 @@ public struct FlowSpec: Hashable, Sendable {
         public var from: String
         public var on: String
         public var to: String
+        /// `authflow/2`: the row fires only when this holds on the data after the emission's effects.
+        public var when: Guard?
+        /// `authflow/2`: keys cleared when the row fires.
+        public var clears: [String] = []
+        /// `authflow/2`: the row starts the flow again (`to` is the initial state).
+        public var reset = false
 
         public init(from: String, on: String, to: String) {
             self.from = from
@@ -43,6 +61,14 @@ public struct FlowSpec: Hashable, Sendable {
         }
     }
 
+    /// The format version the spec was written in: 1 or 2.
+    public var format = 1
+    /// `authflow/2`: declared data keys, in declaration order.
+    public var data: [DataDeclaration] = []
+    /// `authflow/2`: configuration keys; every combination of values is a variant.
+    public var config: [ConfigKey] = []
+    /// `authflow/2`: global rows.
+    public var anywhere: [AnywhereRow] = []
     public var name: String?
     public var description: String?
     public var initial: String

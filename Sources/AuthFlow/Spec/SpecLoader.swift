@@ -16,6 +16,11 @@ import Foundation
 /// let model = try SpecLoader.load(file: "Specs/email-first.json")
 /// ```
 public enum SpecLoader {
+    /// Whether `authflow/2` files are read. Off until the runtime, the explorer and the tester run
+    /// them too: until then a `/2` file is an unsupported format, and the checker's own tests turn
+    /// it on for the parts that are done.
+    @TaskLocal package static var readsVersion2 = false
+
     /// The largest spec file accepted, in bytes (a limit, not a format rule).
     public static let defaultMaxBytes = 8 << 20
 
@@ -67,7 +72,7 @@ public enum SpecLoader {
         } catch {
             throw InvalidSpecError(file: file, issues: [SpecIssue(path: "$", location: error.location, message: "malformed JSON: \(error.message)")])
         }
-        var reader = Reader()
+        var reader = _SpecReader()
         let spec = reader.spec(root)
         if !reader.issues.isEmpty || spec == nil {
             // Kept in the order found, not sorted by line: an unknown key (say the typo 'transitons')
@@ -79,9 +84,18 @@ public enum SpecLoader {
 }
 
 /// Reads the JSON tree into a spec, collecting every problem rather than stopping at the first.
-private struct Reader {
+struct _SpecReader {
     var issues = _SpecIssueList()
     var locations: [String: SourceLocation] = [:]
+    /// The format version the file declares (1 until its `format` says `authflow/2`).
+    var version = 1
+
+    /// Reports `key` at `path` unless the file is `authflow/2`; returns whether it may be read.
+    mutating func version2(_ key: String, at path: JSONPath, _ node: JSONNode?) -> Bool {
+        guard version < 2 else { return true }
+        fail(path, node, "'\(key)' is an authflow/2 key; this file's format is authflow/1")
+        return false
+    }
 
     mutating func fail(_ path: JSONPath, _ node: JSONNode?, _ message: @autoclosure () -> String) {
         issues.append(SpecIssue(path: path.text, location: node?.location, message: message()))
@@ -108,7 +122,10 @@ private struct Reader {
     }
 
     /// The object's members by key, after reporting unknown keys (`x-` keys are ignored).
-    mutating func members(_ node: JSONNode, at path: JSONPath, known: [String], what: String) -> [String: JSONNode]? {
+    /// - Parameter listed: the keys the message names as allowed, when not all of `known` (the
+    ///   `/2` keys a `/1` file is told about separately).
+    mutating func members(_ node: JSONNode, at path: JSONPath, known: [String], listed: [String]? = nil,
+                          what: String) -> [String: JSONNode]? {
         guard case let .object(list) = node.value else {
             fail(path, node, "\(what) must be an object, found \(node.value.typeName)")
             return nil
@@ -122,7 +139,7 @@ private struct Reader {
             } else {
                 let hint = SpecLoader.suggestion(for: member.key, among: known).map { " (did you mean '\($0)'?)" } ?? ""
                 issues.append(SpecIssue(path: path.member(member.key).text, location: member.keyLocation,
-                                        message: "unknown key '\(SpecLimits.shown(member.key))'\(hint); allowed: \(known.joined(separator: ", ")), or any key starting with 'x-'"))
+                                        message: "unknown key '\(SpecLimits.shown(member.key))'\(hint); allowed: \((listed ?? known).joined(separator: ", ")), or any key starting with 'x-'"))
             }
         }
         return result
@@ -171,14 +188,21 @@ private struct Reader {
 
     mutating func spec(_ root: JSONNode) -> FlowSpec? {
         let path = JSONPath.root
-        let known = ["format", "name", "description", "initial", "success", "abort", "steps", "transitions", "passcode", "secrets", "outputs"]
-        guard let top = members(root, at: path, known: known, what: "a spec") else { return nil }
+        if case let .object(list) = root.value, let format = list.first(where: { $0.key == "format" }),
+           case .string("authflow/2") = format.value.value, SpecLoader.readsVersion2 {
+            version = 2
+        }
+        let version1 = ["format", "name", "description", "initial", "success", "abort", "steps", "transitions", "passcode", "secrets",
+                        "outputs"]
+        let known = version1 + Self.version2TopLevelKeys
+        guard let top = members(root, at: path, known: known, listed: version == 2 ? known : version1, what: "a spec") else { return nil }
 
         if let format = required(top, "format", at: path, container: root) {
-            if let text = string(format, at: path.member("format"), what: "format"), text != "authflow/1" {
+            if let text = string(format, at: path.member("format"), what: "format"), text != "authflow/1", version != 2 {
                 fail(path.member("format"), format, "unsupported format '\(SpecLimits.shown(text))'; this version reads \"authflow/1\"")
             }
         }
+        for key in Self.version2TopLevelKeys where top[key] != nil { _ = version2(key, at: path.member(key), top[key]) }
         var name = string(top["name"], at: path.member("name"), what: "name")
         if let text = name, !checkVisible(text, at: path.member("name"), top["name"]?.location, what: "the flow's name") { name = nil }
         let description = string(top["description"], at: path.member("description"), what: "description")
@@ -196,9 +220,18 @@ private struct Reader {
         let transitions = readTransitions(required(top, "transitions", at: path, container: root))
         let passcode = readPasscode(top["passcode"])
 
+        let data = version == 2 ? readData(top["data"]) : []
+        let config = version == 2 ? readConfig(top["config"]) : []
+        let anywhere = version == 2 ? readAnywhere(top["anywhere"]) : []
+
         guard issues.isEmpty, let initial, let success, let abort, let steps, let transitions else { return nil }
-        return FlowSpec(name: name, description: description, initial: initial, success: success, abort: abort,
-                        steps: steps, transitions: transitions, passcode: passcode, secrets: secrets, outputs: outputs)
+        var spec = FlowSpec(name: name, description: description, initial: initial, success: success, abort: abort,
+                            steps: steps, transitions: transitions, passcode: passcode, secrets: secrets, outputs: outputs)
+        spec.format = version
+        spec.data = data
+        spec.config = config
+        spec.anywhere = anywhere
+        return spec
     }
 
     mutating func readSteps(_ node: JSONNode?) -> [FlowSpec.Step]? {
@@ -214,10 +247,20 @@ private struct Reader {
             // A long name is refused before anything under it is read: every path below repeats it.
             guard checkName(member.key, at: stepPath, member.keyLocation, what: "state name") else { continue }
             note(stepPath, member.value)
-            guard let fields = members(member.value, at: stepPath, known: ["requires", "emits", "back"], what: "step '\(SpecLimits.shown(member.key))'") else { continue }
+            guard let fields = members(member.value, at: stepPath, known: ["requires", "emits", "back", "optional"],
+                                       listed: version == 2 ? nil : ["requires", "emits", "back"],
+                                       what: "step '\(SpecLimits.shown(member.key))'") else { continue }
             var step = FlowSpec.Step(member.key)
-            step.requires = strings(fields["requires"], at: stepPath.member("requires"), what: "requires", name: "data key",
-                                    maxCount: SpecLimits.maxKeysPerList) ?? []
+            if version == 2 {
+                readRequires(fields["requires"], at: stepPath.member("requires"), into: &step)
+            } else {
+                step.requires = strings(fields["requires"], at: stepPath.member("requires"), what: "requires", name: "data key",
+                                        maxCount: SpecLimits.maxKeysPerList) ?? []
+            }
+            if let optional = fields["optional"], version2("optional", at: stepPath.member("optional"), optional) {
+                step.optional = strings(optional, at: stepPath.member("optional"), what: "optional", name: "data key",
+                                        maxCount: SpecLimits.maxKeysPerList) ?? []
+            }
             if let back = fields["back"] {
                 if case let .bool(flag) = back.value { step.back = flag } else {
                     fail(stepPath.member("back"), back, "back must be true or false, found \(back.value.typeName)")
@@ -230,9 +273,11 @@ private struct Reader {
                         let eventPath = emitsPath.member(event.key)
                         guard checkName(event.key, at: eventPath, event.keyLocation, what: "event name") else { continue }
                         note(eventPath, event.value)
-                        let adds = strings(event.value, at: eventPath, what: "the data keys of event '\(SpecLimits.shown(event.key))'", name: "data key",
-                                           maxCount: SpecLimits.maxKeysPerList) ?? []
-                        step.emits.append(FlowSpec.Emission(event.key, adds: adds))
+                        if case .object = event.value.value, version < 2 {
+                            fail(eventPath, event.value, "an emission written as an object is authflow/2; in authflow/1 it is the list of keys the event adds")
+                            continue
+                        }
+                        if let emission = readEmission(event.key, event.value, at: eventPath) { step.emits.append(emission) }
                     }
                 } else {
                     fail(emitsPath, emits, "emits must be an object mapping each event to the data keys it adds, found \(emits.value.typeName)")
@@ -254,14 +299,21 @@ private struct Reader {
         for (i, element) in elements.enumerated() {
             let rowPath = path.index(i)
             note(rowPath, element)
-            guard let fields = members(element, at: rowPath, known: ["from", "on", "to"], what: "a transition") else { continue }
+            guard let fields = members(element, at: rowPath, known: ["from", "on", "to", "when", "clears", "reset"],
+                                       listed: version == 2 ? nil : ["from", "on", "to"], what: "a transition") else { continue }
             let from = string(required(fields, "from", at: rowPath, container: element), at: rowPath.member("from"), what: "from",
                               name: "state name")
             let on = string(required(fields, "on", at: rowPath, container: element), at: rowPath.member("on"), what: "on",
                             name: "event name")
             let to = string(required(fields, "to", at: rowPath, container: element), at: rowPath.member("to"), what: "to",
                             name: "state name")
-            if let from, let on, let to { rows.append(FlowSpec.TransitionRow(from: from, on: on, to: to)) }
+            guard let from, let on, let to else { continue }
+            var row = FlowSpec.TransitionRow(from: from, on: on, to: to)
+            if ["when", "clears", "reset"].contains(where: { fields[$0] != nil }) {
+                for key in ["when", "clears", "reset"] where fields[key] != nil { _ = version2(key, at: rowPath.member(key), fields[key]) }
+                if version == 2 { readRowExtras(fields, at: rowPath, into: &row) }
+            }
+            rows.append(row)
         }
         return rows
     }

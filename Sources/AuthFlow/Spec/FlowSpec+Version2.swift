@@ -1,0 +1,135 @@
+/// What `authflow/2` adds to a spec, by name: declared data, configuration, guards, effects and global rows.
+///
+/// A `/1` spec leaves all of it empty; ``FlowSpec/format`` says which version a spec was written
+/// in, and the loader refuses the new keys in a `/1` file.
+extension FlowSpec {
+    /// A declared data key and what it can hold.
+    public struct DataDeclaration: Hashable, Sendable {
+        /// What a key can hold.
+        public enum Kind: Hashable, Sendable {
+            /// Absent or present, as every key in `authflow/1`.
+            case presence
+            /// Absent, or one of these 1–64 distinct values.
+            case valued([String])
+            /// A number from 0 to `max` (1…255), 0 until incremented; never absent.
+            case counter(max: Int)
+        }
+
+        public var key: String
+        public var kind: Kind
+
+        public init(_ key: String, _ kind: Kind) {
+            self.key = key
+            self.kind = kind
+        }
+    }
+
+    /// A configuration key (a feature flag, an A/B variant): read-only, fixed when the flow starts.
+    public struct ConfigKey: Hashable, Sendable {
+        public var key: String
+        public var values: [String]
+
+        public init(_ key: String, values: [String]) {
+            self.key = key
+            self.values = values
+        }
+    }
+
+    /// A key with a value, in `equals` and `set`.
+    public struct KeyValue: Hashable, Sendable {
+        public var key: String
+        public var value: String
+
+        public init(_ key: String, _ value: String) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// A key with the values it may have, in `in`.
+    public struct KeyValues: Hashable, Sendable {
+        public var key: String
+        public var values: [String]
+
+        public init(_ key: String, _ values: [String]) {
+            self.key = key
+            self.values = values
+        }
+    }
+
+    /// A counter with a bound, in `atLeast` and `below`.
+    public struct CounterBound: Hashable, Sendable {
+        public var counter: String
+        public var bound: Int
+
+        public init(_ counter: String, _ bound: Int) {
+            self.counter = counter
+            self.bound = bound
+        }
+    }
+
+    /// A condition on the data (and, in properties, the state), by name.
+    public indirect enum Guard: Hashable, Sendable {
+        /// The key is present (a valued key: has any value).
+        case has(String)
+        /// The key is absent.
+        case missing(String)
+        /// Every key has the value (an absent key equals nothing).
+        case equals([KeyValue])
+        /// Every key has one of the values.
+        case isIn([KeyValues])
+        /// Every counter is at least its bound.
+        case atLeast([CounterBound])
+        /// Every counter is below its bound.
+        case below([CounterBound])
+        /// Every guard holds (true when empty).
+        case all([Guard])
+        /// Some guard holds (false when empty).
+        case any([Guard])
+        /// The guard does not hold.
+        case not(Guard)
+        /// The state is one of these (in properties only).
+        case at([String])
+    }
+
+    /// Who sends an event: the person, or the system (a backend's answer, a timer).
+    public enum Sender: String, Hashable, Sendable {
+        case user, system
+    }
+
+    /// One requirement of a step's input contract.
+    public enum Requirement: Hashable, Sendable {
+        /// The key must be present.
+        case key(String)
+        /// At least one of the keys must be present.
+        case anyOf([String])
+    }
+
+    /// A global row: every non-terminal state but the excepted ones emits `on` and goes to `to`.
+    public struct AnywhereRow: Hashable, Sendable {
+        public var on: String
+        public var to: String
+        public var by: Sender
+        public var when: Guard?
+        public var except: [String]
+        /// The emission's effects, as a step's emission has them (`adds`, `set`, `increment`).
+        public var adds: [String]
+        public var set: [KeyValue]
+        public var increment: [String]
+        /// Keys the row clears when it fires.
+        public var clears: [String]
+
+        public init(on: String, to: String, by: Sender = .user, when: Guard? = nil, except: [String] = [],
+                    adds: [String] = [], set: [KeyValue] = [], increment: [String] = [], clears: [String] = []) {
+            self.on = on
+            self.to = to
+            self.by = by
+            self.when = when
+            self.except = except
+            self.adds = adds
+            self.set = set
+            self.increment = increment
+            self.clears = clears
+        }
+    }
+}
