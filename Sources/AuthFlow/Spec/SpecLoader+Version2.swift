@@ -89,7 +89,7 @@ extension _SpecReader {
 
     /// A `/2` emission: the `/1` list of keys, or `{adds, set, clears, increment, when, by}`.
     mutating func readEmission(_ event: String, _ node: JSONNode, at path: JSONPath) -> FlowSpec.Emission? {
-        if case .array = node.value {
+        guard case .object = node.value else {
             let adds = strings(node, at: path, what: "the data keys of event '\(SpecLimits.shown(event))'", name: "data key",
                                maxCount: SpecLimits.maxKeysPerList) ?? []
             return FlowSpec.Emission(event, adds: adds)
