@@ -16,9 +16,11 @@ extension FlowModel {
         builder.internStates()
         builder.screenNames()
         builder.readTerminals()
+        builder.readDeclarations()
         builder.readSteps()
         builder.readSecrets()
         builder.readTransitions()
+        builder.compileSemantics()
         if !builder.issues.isEmpty {
             throw InvalidSpecError(file: file, issues: builder.issues.reported(by: SpecIssue.inDocumentOrder))
         }
@@ -42,6 +44,15 @@ extension FlowModel {
         self.outputs = builder.outputs
         self.passcode = spec.passcode ?? .default
         self.warnings = builder.warnings
+        self.format = spec.format
+        self.layout = builder.layout!
+        self.emissions = builder.emissions
+        self.anyOf = builder.anyOf
+        self.optional = builder.optional
+        let variants = builder.variants()
+        self.roots = variants.roots.map { Root(keys: $0.keys, values: $0.values) }
+        self.variants = variants.descriptions
+        self.anywhereOverrides = builder.anywhereOverrides
     }
 }
 
@@ -74,6 +85,23 @@ struct _FlowModelBuilder {
     var emitted: [[(event: EventID, adds: [KeyID])]] = []
     var secrets = KeySet()
     var outputs = KeySet()
+    // The semantics' form (every format): what each key holds, the variants, the compiled emissions.
+    var kinds = [DataLayout.Kind](repeating: .presence, count: KeySet.capacity)
+    var domains = [[String]](repeating: [], count: KeySet.capacity)
+    var configKeys: [KeyID] = []
+    var fieldMasks: [UInt64] = []
+    var layout: DataLayout?
+    var emissions: [[FlowModel.Emission]] = []
+    var anyOf: [[KeySet]] = []
+    var optional: [KeySet] = []
+    /// Per accepted transition (by its index in the spec): its index in ``rows``.
+    var rowOfTransition: [Int: Int] = [:]
+    /// `anywhere` rows a state's own emission or row overrides, as `state.event` (lint).
+    var anywhereOverrides: [String] = []
+    /// The rows `anywhere` gave each state.
+    var anywhereRows: [(state: Int, event: EventID, to: StateID)] = []
+    /// The unguarded row of each `(from, event)`, with its position in `transitions`.
+    var unguardedRow: [Int64: (to: StateID, position: Int)] = [:]
     var rows: [FlowModel.Row] = []
     /// The accepted rows keyed by `from << 32 | event`, with their position in `transitions`.
     var rowIndex: [Int64: (to: StateID, position: Int)] = [:]
@@ -284,15 +312,26 @@ struct _FlowModelBuilder {
             let event = internEvent(row.on)
             guard let from, let to else { continue }
             let trigger = Self.trigger(from, event)
-            if let existing = rowIndex[trigger] {
+            if row.reset, to != initial {
+                let message = "a reset row starts the flow again: its 'to' must be the initial state '\(Self.shown(spec.initial))'"
+                fail(rowPath.member("to").text, message)
+            }
+            // Rows without a guard must agree; authflow/2 rows with one are tried in order, first match wins.
+            if row.when == nil, let existing = unguardedRow[trigger] {
                 let existingPath = root.member("transitions").index(existing.position).text
                 let at = locations[existingPath].map { " (line \($0.line))" } ?? ""
                 let existingTarget = states[existing.to.index]
-                if existing.to == to {
+                if existing.to == to && row == spec.transitions[existing.position] {
                     warn(rowPath.text, "duplicate of transitions[\(existing.position)]\(at): \(Self.shown(row.from)) --\(Self.shown(row.on))--> \(Self.shown(row.to)); ignored")
                 } else {
                     fail(rowPath.text, "non-deterministic: \(Self.shown(row.from)) --\(Self.shown(row.on))--> \(Self.shown(row.to)) conflicts with transitions[\(existing.position)]\(at), which goes to \(Self.shown(existingTarget))")
                 }
+                continue
+            }
+            if row.when == nil { unguardedRow[trigger] = (to, i) }
+            rowOfTransition[i] = rows.count
+            if rowIndex[trigger] != nil {
+                rows.append(FlowModel.Row(from: from, event: event, to: to))
                 continue
             }
             rowIndex[trigger] = (to, i)

@@ -64,6 +64,28 @@ public struct FlowModel: Sendable {
     /// Warnings found while validating (identical duplicate transitions and the like).
     public let warnings: [SpecIssue]
 
+    /// The format version the spec was written in: 1 or 2.
+    public let format: Int
+    /// How a frame holds the data: presence bits and packed values.
+    public let layout: DataLayout
+    /// Each state's emissions compiled for ``successors(state:keys:values:into:)``, in declaration order.
+    public let emissions: [[Emission]]
+    /// Each state's `anyOf` requirements: each set needs one of its keys present.
+    public let anyOf: [[KeySet]]
+    /// Each state's `optional` keys (read when present).
+    public let optional: [KeySet]
+    /// The data a variant starts with: its config keys' values.
+    public struct Root: Hashable, Sendable {
+        public var keys: UInt64
+        public var values: UInt64
+    }
+    /// One root per variant, in variant order; a flow without config has one, with no data.
+    public let roots: [Root]
+    /// Each variant's config values, in the order of ``roots``.
+    public let variants: [[FlowSpec.KeyValue]]
+    /// `anywhere` rows a state's own emission or row overrides, as `state.event`.
+    public let anywhereOverrides: [String]
+
     let stateIndex: [String: StateID]
     let eventIndex: [String: EventID]
     let keyIndex: [String: KeyID]

@@ -1,0 +1,47 @@
+/// A guard compiled to key ids and bit masks, evaluated on a frame without touching a name.
+///
+/// Built by the model from a ``FlowSpec/Guard``: `equals` becomes one ``valueIn(_:mask:)`` per
+/// key (an absent key equals nothing), `in` likewise, `has`/`missing` test the presence bit.
+public indirect enum Condition: Hashable, Sendable {
+    /// Key `k` is present.
+    case present(Int)
+    /// Key `k` is absent.
+    case absent(Int)
+    /// Valued key `k` is present and its value index is in `mask` (bit `i` for value `i`).
+    case valueIn(Int, mask: UInt64)
+    /// Counter `k` is at least `n`.
+    case atLeast(Int, Int)
+    /// Counter `k` is below `n`.
+    case below(Int, Int)
+    /// Every condition holds.
+    case all([Condition])
+    /// Some condition holds.
+    case any([Condition])
+    /// The condition does not hold.
+    case not(Condition)
+    /// The state is one of these raw ids.
+    case at(Set<Int32>)
+
+    /// Whether the condition holds in the frame `(state, keys, values)`.
+    /// - Complexity: O(size of the condition).
+    public func holds(state: Int32, keys: UInt64, values: UInt64, layout: DataLayout) -> Bool {
+        switch self {
+        case let .present(k): return keys & (1 << UInt64(k)) != 0
+        case let .absent(k): return keys & (1 << UInt64(k)) == 0
+        case let .valueIn(k, mask):
+            return keys & (1 << UInt64(k)) != 0 && mask & (1 << UInt64(layout.field(k, in: values))) != 0
+        case let .atLeast(k, n): return layout.field(k, in: values) >= n
+        case let .below(k, n): return layout.field(k, in: values) < n
+        case let .all(conditions): return conditions.allSatisfy { $0.holds(state: state, keys: keys, values: values, layout: layout) }
+        case let .any(conditions): return conditions.contains { $0.holds(state: state, keys: keys, values: values, layout: layout) }
+        case let .not(condition): return !condition.holds(state: state, keys: keys, values: values, layout: layout)
+        case let .at(states): return states.contains(state)
+        }
+    }
+
+    /// Whether the condition holds whatever the data (no test, or only tests that always pass).
+    public var isAlwaysTrue: Bool {
+        if case let .all(conditions) = self { return conditions.allSatisfy(\.isAlwaysTrue) }
+        return false
+    }
+}

@@ -1,0 +1,117 @@
+/// How a frame holds a flow's data in two words: one bit per present key, and the values packed.
+///
+/// `keys` has bit `k` set when key `k` is present (a presence key, or a valued key that has a
+/// value); counters are always defined and have no presence bit. `values` holds, for each valued
+/// key, the index of its value in the key's domain, and for each counter its count, each in a field
+/// of its own (``shift`` and ``width``). A `/1` flow has only presence keys, so its `values` is
+/// always 0 and its frames are exactly the `/1` key sets.
+///
+/// - Complexity: reading or writing one key is O(1) bit arithmetic.
+public struct DataLayout: Hashable, Sendable {
+    /// What a key holds.
+    public enum Kind: Hashable, Sendable {
+        /// Absent or present.
+        case presence
+        /// Absent, or one of `count` values (indices into the key's domain).
+        case valued(count: Int)
+        /// A count from 0 to `max`.
+        case counter(max: Int)
+    }
+
+    /// Per key: what it holds.
+    public let kinds: [Kind]
+    /// Per key: the domain of a valued key (empty for the others).
+    public let domains: [[String]]
+    /// Per key: where its field starts in `values` (0 for presence keys).
+    public let shift: [UInt8]
+    /// Per key: the width of its field in bits (0 for presence keys).
+    public let width: [UInt8]
+    /// Per key: whether it is a configuration key (read-only, fixed per variant).
+    public let isConfig: [Bool]
+
+    /// The most bits the valued keys and counters of one flow may take together.
+    public static let valueBits = 64
+
+    /// A layout for keys of these kinds; `nil` when their fields need more than ``valueBits`` bits.
+    package init?(kinds: [Kind], domains: [[String]], isConfig: [Bool]) {
+        var shift: [UInt8] = []
+        var width: [UInt8] = []
+        var used = 0
+        for kind in kinds {
+            let bits: Int
+            switch kind {
+            case .presence: bits = 0
+            case let .valued(count): bits = Self.bits(for: count - 1)
+            case let .counter(max): bits = Self.bits(for: max)
+            }
+            shift.append(UInt8(bits == 0 ? 0 : used))
+            width.append(UInt8(bits))
+            used += bits
+        }
+        guard used <= Self.valueBits else { return nil }
+        self.kinds = kinds
+        self.domains = domains
+        self.shift = shift
+        self.width = width
+        self.isConfig = isConfig
+    }
+
+    /// The bits a field holding 0…`maximum` needs.
+    static func bits(for maximum: Int) -> Int {
+        maximum <= 0 ? 1 : Int.bitWidth - maximum.leadingZeroBitCount
+    }
+
+    /// The bits the valued keys and counters of these kinds need together.
+    package static func bitsNeeded(_ kinds: [Kind]) -> Int {
+        kinds.reduce(0) { total, kind in
+            switch kind {
+            case .presence: return total
+            case let .valued(count): return total + bits(for: count - 1)
+            case let .counter(max): return total + bits(for: max)
+            }
+        }
+    }
+
+    /// The mask of key `k`'s field in `values`.
+    @inlinable public func mask(_ k: Int) -> UInt64 {
+        width[k] == 0 ? 0 : ((1 << UInt64(width[k])) - 1) << UInt64(shift[k])
+    }
+
+    /// Key `k`'s field: a valued key's value index, or a counter's count.
+    @inlinable public func field(_ k: Int, in values: UInt64) -> Int {
+        Int((values & mask(k)) >> UInt64(shift[k]))
+    }
+
+    /// `values` with key `k`'s field set to `value`.
+    @inlinable public func setting(_ k: Int, to value: Int, in values: UInt64) -> UInt64 {
+        (values & ~mask(k)) | (UInt64(value) << UInt64(shift[k]) & mask(k))
+    }
+
+    /// Whether key `k` is a counter.
+    @inlinable public func isCounter(_ k: Int) -> Bool {
+        if case .counter = kinds[k] { return true }
+        return false
+    }
+
+    /// Whether key `k` is valued.
+    @inlinable public func isValued(_ k: Int) -> Bool {
+        if case .valued = kinds[k] { return true }
+        return false
+    }
+
+    /// Whether the flow has only presence keys (every `/1` flow).
+    public var presenceOnly: Bool { width.allSatisfy { $0 == 0 } }
+
+    /// Key `k`'s value as a report shows it, or `nil` when absent: a valued key's value, a counter's count, `present`.
+    public func shown(_ k: Int, keys: UInt64, values: UInt64) -> String? {
+        switch kinds[k] {
+        case .counter: return String(field(k, in: values))
+        case .valued:
+            guard keys & (1 << UInt64(k)) != 0 else { return nil }
+            let index = field(k, in: values)
+            return index < domains[k].count ? domains[k][index] : "?"
+        case .presence:
+            return keys & (1 << UInt64(k)) != 0 ? "present" : nil
+        }
+    }
+}

@@ -1,0 +1,142 @@
+/// The one definition of what a flow can do next: every checker, explorer and export asks it.
+///
+/// A frame is `(state, keys, values)` (see ``DataLayout``). From a frame, for each event the
+/// state's step emits whose `when` holds, in declaration order, and for each branch of its effects
+/// (one, or one per value of each valued key it adds, the first added key varying slowest): the
+/// effects apply (clears, adds, set, increment), then the first row for `(state, event)` whose
+/// `when` holds on the result fires: it pushes `(to, data minus the row's clears)`, or for a reset
+/// row starts the flow again at the variant's root. When no row holds, the move is an illegal
+/// transition. An `authflow/1` flow is the special case with no guards, no values and one row at most.
+extension FlowModel {
+    /// One row of the table as the semantics runs it.
+    public struct GuardedRow: Hashable, Sendable {
+        /// The row fires only when this holds on the data after the emission's effects.
+        public var when: Condition?
+        /// Where it goes.
+        public var to: StateID
+        /// Presence bits and value fields it clears.
+        public var clearKeys: UInt64
+        public var clearValues: UInt64
+        /// Whether it starts the flow again.
+        public var reset: Bool
+        /// Its index in ``FlowModel/rows``.
+        public var row: Int
+    }
+
+    /// One emission of a step, compiled: its guard, its effects, and the rows that can take it.
+    public struct Emission: Hashable, Sendable {
+        public var event: EventID
+        /// Who sends it.
+        public var bySystem: Bool
+        /// The step offers the event only when this holds.
+        public var when: Condition?
+        /// Presence bits and value fields cleared first.
+        public var clearKeys: UInt64
+        public var clearValues: UInt64
+        /// Presence keys added.
+        public var addKeys: UInt64
+        /// Valued keys added: one branch per combination of their values.
+        public var addValued: [Int]
+        /// Valued keys set, with the value index each takes.
+        public var setKeys: [Int]
+        public var setValues: [Int]
+        /// Counters incremented (staying at their maximum).
+        public var increment: [Int]
+        /// The rows for `(state, event)`, in declaration order (first match wins).
+        public var rows: [GuardedRow]
+
+        /// How many branches its effects have.
+        public func branchCount(_ layout: DataLayout) -> Int {
+            addValued.reduce(1) { count, key in
+                if case let .valued(values) = layout.kinds[key] { return count * values }
+                return count
+            }
+        }
+    }
+
+    /// Where one move leads.
+    public enum Outcome: Hashable, Sendable {
+        /// The row pushes this frame.
+        case push(StateID, keys: UInt64, values: UInt64)
+        /// A reset row: the stack becomes the variant's root.
+        case reset
+        /// No row holds: an illegal transition.
+        case illegal
+    }
+
+    /// One move from a frame.
+    public struct Successor: Hashable, Sendable {
+        /// The event sent.
+        public var event: EventID
+        /// Its emission's index among the state's emissions.
+        public var emission: Int
+        /// The branch of its effects (0 when there is one).
+        public var branch: Int
+        /// The data after the emission's effects, before any row's clears (what the runtime must hold if the row is refused).
+        public var effectKeys: UInt64
+        public var effectValues: UInt64
+        /// Where it leads.
+        public var outcome: Outcome
+        /// The row that fired, or -1.
+        public var row: Int
+    }
+
+    /// The data after `emission`'s effects for `branch`.
+    /// - Complexity: O(keys the emission names).
+    public func applying(_ emission: Emission, branch: Int, keys: UInt64, values: UInt64) -> (keys: UInt64, values: UInt64) {
+        var keys = keys & ~emission.clearKeys
+        var values = values & ~emission.clearValues
+        keys |= emission.addKeys
+        var rest = branch
+        // The first added key varies slowest: decode the branch from the last key up.
+        for key in emission.addValued.reversed() {
+            guard case let .valued(count) = layout.kinds[key] else { continue }
+            keys |= 1 << UInt64(key)
+            values = layout.setting(key, to: rest % count, in: values)
+            rest /= count
+        }
+        for (key, value) in zip(emission.setKeys, emission.setValues) {
+            keys |= 1 << UInt64(key)
+            values = layout.setting(key, to: value, in: values)
+        }
+        for key in emission.increment {
+            guard case let .counter(max) = layout.kinds[key] else { continue }
+            values = layout.setting(key, to: Swift.min(max, layout.field(key, in: values) + 1), in: values)
+        }
+        return (keys, values)
+    }
+
+    /// Every move from the frame `(state, keys, values)`, in the order the semantics fixes.
+    ///
+    /// Appends to `successors` (cleared first), so a search reuses one buffer and allocates nothing per frame.
+    /// - Complexity: O(Σ branches × rows) over the state's emissions.
+    public func successors(state: Int, keys: UInt64, values: UInt64, into successors: inout [Successor]) {
+        successors.removeAll(keepingCapacity: true)
+        let stateID = Int32(state)
+        for (index, emission) in emissions[state].enumerated() {
+            if let when = emission.when, !when.holds(state: stateID, keys: keys, values: values, layout: layout) { continue }
+            for branch in 0..<emission.branchCount(layout) {
+                let (k, v) = applying(emission, branch: branch, keys: keys, values: values)
+                var outcome = Outcome.illegal
+                var fired = -1
+                for row in emission.rows where row.when?.holds(state: stateID, keys: k, values: v, layout: layout) ?? true {
+                    outcome = row.reset ? .reset : .push(row.to, keys: k & ~row.clearKeys, values: v & ~row.clearValues)
+                    fired = row.row
+                    break
+                }
+                successors.append(Successor(event: emission.event, emission: index, branch: branch, effectKeys: k, effectValues: v,
+                                            outcome: outcome, row: fired))
+            }
+        }
+    }
+
+    /// Whether the step of `state` offers `emission` in the frame (its `when` holds).
+    public func offers(_ emission: Emission, state: Int, keys: UInt64, values: UInt64) -> Bool {
+        emission.when?.holds(state: Int32(state), keys: keys, values: values, layout: layout) ?? true
+    }
+
+    /// Whether the frame meets the input contract of `state`: every required key, and one of each `anyOf`.
+    public func meetsRequirements(state: Int, keys: UInt64) -> Bool {
+        requires[state].bits & ~keys == 0 && anyOf[state].allSatisfy { $0.bits & keys != 0 }
+    }
+}

@@ -1,0 +1,378 @@
+/// The passes that compile a spec into the semantics' form: data layout, variants, emissions with guards and effects, guarded rows.
+///
+/// A `/1` spec compiles too (presence keys only, one row at most per emission), so every flow is
+/// run by the same ``FlowModel/successors(state:keys:values:into:)``. The `/2` checks report what
+/// a `/2` file can get wrong, at its JSON path: a guard naming an unknown key, a value outside a
+/// key's domain, a counter used where it cannot be, a configuration key changed by a step, a key
+/// named twice in one emission's effects, a reset row that does not go to the initial state.
+extension _FlowModelBuilder {
+    /// Reads `data` and `config` before the steps, so declared keys get the first ids, in declaration order.
+    mutating func readDeclarations() {
+        let root = JSONPath.root
+        for declaration in spec.data {
+            let path = root.member("data").member(declaration.key)
+            guard let key = key(declaration.key, at: path.text) else { continue }
+            switch declaration.kind {
+            case .presence:
+                kinds[key.index] = .presence
+            case let .valued(values):
+                if let problem = Self.domainProblem(values) {
+                    fail(path.member("values").text, problem)
+                } else {
+                    kinds[key.index] = .valued(count: values.count)
+                    domains[key.index] = values
+                }
+            case let .counter(max):
+                if (1...255).contains(max) {
+                    kinds[key.index] = .counter(max: max)
+                } else {
+                    fail(path.member("max").text, "a counter's max must be from 1 to 255, found \(max)")
+                }
+            }
+        }
+        var variants = 1
+        for config in spec.config {
+            let path = root.member("config").member(config.key)
+            if spec.data.contains(where: { $0.key == config.key }) {
+                fail(path.text, "'\(Self.shown(config.key))' is declared in both data and config")
+                continue
+            }
+            guard let key = key(config.key, at: path.text) else { continue }
+            if let problem = Self.domainProblem(config.values) {
+                fail(path.text, problem)
+                continue
+            }
+            kinds[key.index] = .valued(count: config.values.count)
+            domains[key.index] = config.values
+            configKeys.append(key)
+            variants *= config.values.count
+            if variants > 1_024 {
+                fail(path.text, "the config keys make more than 1024 variants; a flow is checked in every one")
+                return
+            }
+        }
+    }
+
+    /// What is wrong with a domain of values, or nil: 1 to 64 distinct values.
+    static func domainProblem(_ values: [String]) -> String? {
+        if values.isEmpty || values.count > 64 { return "a key takes 1 to 64 values, found \(values.count)" }
+        if let repeated = values.enumerated().first(where: { values[..<$0.offset].contains($0.element) })?.element {
+            return "the value '\(shown(repeated))' is listed twice"
+        }
+        return nil
+    }
+
+    // MARK: Guards
+
+    /// Compiles `guardSpec` at `path`; reports every unknown key, value or bound, and returns nil if there was one.
+    mutating func condition(_ guardSpec: FlowSpec.Guard, at path: JSONPath) -> Condition? {
+        switch guardSpec {
+        case let .has(name), let .missing(name):
+            let op = { if case .has = guardSpec { return "has" } else { return "missing" } }()
+            guard let key = knownKey(name, at: path.member(op)) else { return nil }
+            if isCounter(key) {
+                fail(path.member(op).text, "'\(Self.shown(name))' is a counter, always defined: test it with atLeast or below")
+                return nil
+            }
+            return op == "has" ? .present(key.index) : .absent(key.index)
+        case let .equals(pairs):
+            var conditions: [Condition] = []
+            for pair in pairs {
+                guard let (key, index) = keyValue(pair.key, pair.value, at: path.member("equals").member(pair.key)) else { return nil }
+                conditions.append(.valueIn(key.index, mask: 1 << UInt64(index)))
+            }
+            return .all(conditions)
+        case let .isIn(lists):
+            var conditions: [Condition] = []
+            for list in lists {
+                var mask: UInt64 = 0
+                for (i, value) in list.values.enumerated() {
+                    guard let (_, index) = keyValue(list.key, value, at: path.member("in").member(list.key).index(i)) else { return nil }
+                    mask |= 1 << UInt64(index)
+                }
+                guard let key = keyIndex[list.key] else { return nil }
+                conditions.append(.valueIn(key.index, mask: mask))
+            }
+            return .all(conditions)
+        case let .atLeast(bounds), let .below(bounds):
+            let op = { if case .atLeast = guardSpec { return "atLeast" } else { return "below" } }()
+            var conditions: [Condition] = []
+            for bound in bounds {
+                let boundPath = path.member(op).member(bound.counter)
+                guard let key = knownKey(bound.counter, at: boundPath) else { return nil }
+                guard case let .counter(max) = kinds[key.index] else {
+                    fail(boundPath.text, "\(op) takes counters; '\(Self.shown(bound.counter))' is not one")
+                    return nil
+                }
+                guard bound.bound <= max else {
+                    fail(boundPath.text, "'\(Self.shown(bound.counter))' counts to \(max); \(bound.bound) is out of range")
+                    return nil
+                }
+                conditions.append(op == "atLeast" ? .atLeast(key.index, bound.bound) : .below(key.index, bound.bound))
+            }
+            return .all(conditions)
+        case let .all(guards), let .any(guards):
+            let op = { if case .all = guardSpec { return "all" } else { return "any" } }()
+            var conditions: [Condition] = []
+            var failed = false
+            for (i, inner) in guards.enumerated() {
+                if let compiled = condition(inner, at: path.member(op).index(i)) { conditions.append(compiled) } else { failed = true }
+            }
+            return failed ? nil : (op == "all" ? .all(conditions) : .any(conditions))
+        case let .not(inner):
+            return condition(inner, at: path.member("not")).map { .not($0) }
+        case let .at(names):
+            var states = Set<Int32>()
+            for (i, name) in names.enumerated() {
+                if let state = checkState(name, at: path.member("at").index(i).text, role: "state") { states.insert(state.rawValue) }
+            }
+            return .at(states)
+        }
+    }
+
+    /// The id of a key a guard or an effect names; an unknown one is reported at `path`.
+    mutating func knownKey(_ name: String, at path: JSONPath) -> KeyID? {
+        if let key = keyIndex[name] { return key }
+        let hint = SpecLoader.suggestion(for: name, among: keys).map { " (did you mean '\($0)'?)" } ?? ""
+        fail(path.text, "'\(Self.shown(name))' is not a data key of this flow\(hint)")
+        return nil
+    }
+
+    /// A valued key and the index of `value` in its domain; reported at `path` when either is wrong.
+    mutating func keyValue(_ name: String, _ value: String, at path: JSONPath) -> (KeyID, Int)? {
+        guard let key = knownKey(name, at: path) else { return nil }
+        guard case .valued = kinds[key.index] else {
+            fail(path.text, "'\(Self.shown(name))' is not a valued key (declare it in data with \"values\")")
+            return nil
+        }
+        guard let index = domains[key.index].firstIndex(of: value) else {
+            let message = "'\(Self.shown(value))' is not a value of '\(Self.shown(name))' (values: \(Self.listed(domains[key.index])))"
+            fail(path.text, message)
+            return nil
+        }
+        return (key, index)
+    }
+
+    func isCounter(_ key: KeyID) -> Bool {
+        if case .counter = kinds[key.index] { return true }
+        return false
+    }
+
+    // MARK: Effects
+
+    /// Compiles one emission's effects (reporting misuse at its paths); the rows are filled in later.
+    mutating func compileEmission(_ emission: FlowSpec.Emission, event: EventID, state: StateID, at path: JSONPath) -> FlowModel.Emission {
+        var compiled = FlowModel.Emission(event: event, bySystem: emission.by == .system, when: nil, clearKeys: 0, clearValues: 0,
+                                          addKeys: 0, addValued: [], setKeys: [], setValues: [], increment: [], rows: [])
+        var named = Set<String>()
+        let objectForm = spec.format == 2
+        func effectPath(_ list: String, _ i: Int) -> JSONPath {
+            objectForm ? path.member(list).index(i) : path.index(i)
+        }
+        func once(_ name: String, _ at: JSONPath) -> Bool {
+            if named.insert(name).inserted { return true }
+            fail(at.text, "'\(Self.shown(name))' is named twice in this emission's effects")
+            return false
+        }
+        func mutable(_ name: String, _ at: JSONPath) -> KeyID? {
+            guard let key = knownKey(name, at: at), once(name, at) else { return nil }
+            if configKeys.contains(key) {
+                fail(at.text, "'\(Self.shown(name))' is a config key, fixed when the flow starts; no step may change it")
+                return nil
+            }
+            return key
+        }
+        for (i, name) in emission.clears.enumerated() {
+            guard let key = mutable(name, effectPath("clears", i)) else { continue }
+            compiled.clearKeys |= 1 << UInt64(key.index)
+            compiled.clearValues |= layoutMask(key)
+        }
+        for (i, name) in emission.adds.enumerated() {
+            guard let key = mutable(name, effectPath("adds", i)) else { continue }
+            switch kinds[key.index] {
+            case .presence: compiled.addKeys |= 1 << UInt64(key.index)
+            case .valued: compiled.addValued.append(key.index)
+            case .counter: fail(effectPath("adds", i).text, "'\(Self.shown(name))' is a counter: increment it, or clear it to 0")
+            }
+        }
+        for pair in emission.set {
+            let at = path.member("set").member(pair.key)
+            guard keyIndex[pair.key] == nil || once(pair.key, at) else { continue }
+            guard let (key, index) = keyValue(pair.key, pair.value, at: at) else { continue }
+            if configKeys.contains(key) {
+                fail(at.text, "'\(Self.shown(pair.key))' is a config key, fixed when the flow starts; no step may change it")
+                continue
+            }
+            compiled.setKeys.append(key.index)
+            compiled.setValues.append(index)
+        }
+        for (i, name) in emission.increment.enumerated() {
+            guard let key = mutable(name, path.member("increment").index(i)) else { continue }
+            if isCounter(key) {
+                compiled.increment.append(key.index)
+            } else {
+                fail(path.member("increment").index(i).text, "'\(Self.shown(name))' is not a counter (declare it in data with \"max\")")
+            }
+        }
+        if let when = emission.when { compiled.when = condition(when, at: path.member("when")) }
+        return compiled
+    }
+
+    /// The value-field mask of `key` in the layout being built (counters and valued keys).
+    func layoutMask(_ key: KeyID) -> UInt64 {
+        fieldMasks.indices.contains(key.index) ? fieldMasks[key.index] : 0
+    }
+}
+
+extension _FlowModelBuilder {
+    /// Compiles the semantics' form: the layout, each step's emissions with their rows, `anyOf`, `optional`, `anywhere`.
+    mutating func compileSemantics() {
+        // Past the key limit the spec is invalid already (reported once): there is no layout to build.
+        guard !keyOverflow, keys.count <= KeySet.capacity else { return }
+        // Keys first named in `anyOf` or `optional` get their ids before the layout is fixed.
+        for step in spec.steps {
+            let stepPath = JSONPath.root.member("steps").member(step.state)
+            for (i, list) in step.anyOf.enumerated() {
+                for (j, name) in list.enumerated() { _ = key(name, at: stepPath.member("requires").index(i).member("anyOf").index(j).text) }
+            }
+            for (i, name) in step.optional.enumerated() { _ = key(name, at: stepPath.member("optional").index(i).text) }
+        }
+        guard !keyOverflow else { return }
+        let keyCount = keys.count
+        let kindsUsed = Array(kinds.prefix(keyCount))
+        guard let layout = DataLayout(kinds: kindsUsed, domains: Array(domains.prefix(keyCount)),
+                                      isConfig: (0..<keyCount).map { configKeys.contains(KeyID($0)) }) else {
+            fail("$.data", "the valued keys and counters need \(DataLayout.bitsNeeded(kindsUsed)) bits; a flow's may take at most \(DataLayout.valueBits)")
+            return
+        }
+        self.layout = layout
+        fieldMasks = (0..<keyCount).map { layout.mask($0) }
+        let root = JSONPath.root
+        emissions = Array(repeating: [], count: states.count)
+        anyOf = Array(repeating: [], count: states.count)
+        optional = Array(repeating: KeySet(), count: states.count)
+        for step in spec.steps {
+            guard let state = stateIndex[step.state], states[state.index] == step.state, emissions[state.index].isEmpty else { continue }
+            let stepPath = root.member("steps").member(step.state)
+            for name in step.requires {
+                if let key = keyIndex[name], isCounter(key) {
+                    fail(stepPath.member("requires").text, "'\(Self.shown(name))' is a counter, always defined: a step cannot require it")
+                }
+            }
+            for (i, list) in step.anyOf.enumerated() {
+                var set = KeySet()
+                for (j, name) in list.enumerated() {
+                    guard let key = key(name, at: stepPath.member("requires").index(i).member("anyOf").index(j).text) else { continue }
+                    if isCounter(key) { fail(stepPath.member("requires").index(i).member("anyOf").index(j).text, "'\(Self.shown(name))' is a counter, always defined") }
+                    set.insert(key)
+                }
+                anyOf[state.index].append(set)
+            }
+            for (i, name) in step.optional.enumerated() {
+                if let key = key(name, at: stepPath.member("optional").index(i).text) { optional[state.index].insert(key) }
+            }
+            for emission in step.emits where emission.event != "back" {
+                guard let event = eventIndex[emission.event],
+                      !emissions[state.index].contains(where: { $0.event == event }) else { continue }
+                emissions[state.index].append(compileEmission(emission, event: event, state: state,
+                                                              at: stepPath.member("emits").member(emission.event)))
+            }
+        }
+        compileAnywhere()
+        compileRows()
+    }
+
+    /// Expands each `anywhere` entry into an emission and a row of every non-terminal state it reaches; a state's own wins.
+    mutating func compileAnywhere() {
+        let root = JSONPath.root
+        for (i, entry) in spec.anywhere.enumerated() {
+            let path = root.member("anywhere").index(i)
+            guard let to = checkState(entry.to, at: path.member("to").text, role: "anywhere target") else { continue }
+            var excluded = Set<Int>()
+            for (j, name) in entry.except.enumerated() {
+                if let state = checkState(name, at: path.member("except").index(j).text, role: "excepted state") { excluded.insert(state.index) }
+            }
+            if entry.on == "back" {
+                fail(path.member("on").text, "'back' is reserved for undo; it cannot be used in a transition")
+                continue
+            }
+            let event = internEvent(entry.on)
+            var emission = FlowSpec.Emission(entry.on, adds: entry.adds)
+            emission.set = entry.set
+            emission.increment = entry.increment
+            emission.when = entry.when
+            emission.by = entry.by
+            let template = compileEmission(emission, event: event, state: to, at: path)
+            var clearKeys: UInt64 = 0
+            var clearValues: UInt64 = 0
+            for (j, name) in entry.clears.enumerated() {
+                guard let key = knownKey(name, at: path.member("clears").index(j)) else { continue }
+                clearKeys |= 1 << UInt64(key.index)
+                clearValues |= layoutMask(key)
+            }
+            let rowIndex = rows.count
+            var added = false
+            for state in 0..<states.count where !(isSuccess[state] || isAbort[state]) && !excluded.contains(state) {
+                let declares = emissions[state].contains { $0.event == event }
+                    || rows.contains { $0.from.index == state && $0.event == event }
+                if declares {
+                    anywhereOverrides.append("\(states[state]).\(entry.on)")
+                    continue
+                }
+                var own = template
+                own.rows = [FlowModel.GuardedRow(when: nil, to: to, clearKeys: clearKeys, clearValues: clearValues, reset: false,
+                                                 row: rowIndex + (added ? 0 : 0))]
+                emissions[state].append(own)
+                if !added {
+                    added = true
+                }
+                anywhereRows.append((state: state, event: event, to: to))
+            }
+        }
+    }
+
+    /// Attaches each accepted row of the table to the emission it takes, in declaration order.
+    mutating func compileRows() {
+        let root = JSONPath.root
+        for (i, row) in spec.transitions.enumerated() {
+            guard let index = rowOfTransition[i] else { continue }
+            let compiledRow = rows[index]
+            let rowPath = root.member("transitions").index(i)
+            var guarded = FlowModel.GuardedRow(when: nil, to: compiledRow.to, clearKeys: 0, clearValues: 0, reset: row.reset, row: index)
+            if let when = row.when { guarded.when = condition(when, at: rowPath.member("when")) }
+            for (j, name) in row.clears.enumerated() {
+                guard let key = knownKey(name, at: rowPath.member("clears").index(j)) else { continue }
+                if configKeys.contains(key) {
+                    fail(rowPath.member("clears").index(j).text, "'\(Self.shown(name))' is a config key, fixed when the flow starts; no row may clear it")
+                    continue
+                }
+                guarded.clearKeys |= 1 << UInt64(key.index)
+                guarded.clearValues |= layoutMask(key)
+            }
+            let state = compiledRow.from.index
+            if let e = emissions[state].firstIndex(where: { $0.event == compiledRow.event }) {
+                emissions[state][e].rows.append(guarded)
+            }
+        }
+    }
+
+    /// The roots, one per variant (config keys in declaration order, the first varying slowest), with each variant's values.
+    func variants() -> (roots: [(keys: UInt64, values: UInt64)], descriptions: [[FlowSpec.KeyValue]]) {
+        guard let layout else { return ([(0, 0)], [[]]) }
+        var roots: [(keys: UInt64, values: UInt64)] = [(0, 0)]
+        var descriptions: [[FlowSpec.KeyValue]] = [[]]
+        for key in configKeys {
+            var nextRoots: [(keys: UInt64, values: UInt64)] = []
+            var nextDescriptions: [[FlowSpec.KeyValue]] = []
+            for (root, description) in zip(roots, descriptions) {
+                for (index, value) in domains[key.index].enumerated() {
+                    nextRoots.append((root.keys | 1 << UInt64(key.index), layout.setting(key.index, to: index, in: root.values)))
+                    nextDescriptions.append(description + [FlowSpec.KeyValue(keys[key.index], value)])
+                }
+            }
+            roots = nextRoots
+            descriptions = nextDescriptions
+        }
+        return (roots, descriptions)
+    }
+}
