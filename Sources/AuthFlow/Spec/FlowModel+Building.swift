@@ -53,6 +53,13 @@ extension FlowModel {
         self.roots = variants.roots.map { Root(keys: $0.keys, values: $0.values) }
         self.variants = variants.descriptions
         self.anywhereOverrides = builder.anywhereOverrides
+        self.isStatic = builder.emissions.allSatisfy { list in
+            list.allSatisfy { emission in
+                emission.when == nil && emission.clearKeys == 0 && emission.addValued.isEmpty && emission.setKeys.isEmpty
+                    && emission.increment.isEmpty && emission.rows.count <= 1
+                    && emission.rows.allSatisfy { $0.when == nil && $0.clearKeys == 0 && !$0.reset }
+            }
+        } && builder.configKeys.isEmpty
     }
 }
 

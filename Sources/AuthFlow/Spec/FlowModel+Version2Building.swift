@@ -161,9 +161,25 @@ extension _FlowModelBuilder {
     // MARK: Effects
 
     /// Compiles one emission's effects (reporting misuse at its paths); the rows are filled in later.
-    mutating func compileEmission(_ emission: FlowSpec.Emission, event: EventID, state: StateID, at path: JSONPath) -> FlowModel.Emission {
+    mutating func compileEmission(_ emission: FlowSpec.Emission, event: EventID, state: StateID,
+                                  at makePath: @autoclosure () -> JSONPath) -> FlowModel.Emission {
         var compiled = FlowModel.Emission(event: event, bySystem: emission.by == .system, when: nil, clearKeys: 0, clearValues: 0,
                                           addKeys: 0, addValued: [], setKeys: [], setValues: [], increment: [], rows: [])
+        // The common case, every /1 emission: distinct presence keys added, nothing else. No path is built.
+        if emission.when == nil, emission.clears.isEmpty, emission.set.isEmpty, emission.increment.isEmpty {
+            var bits: UInt64 = 0
+            var plain = true
+            for name in emission.adds {
+                guard let key = keyIndex[name], case .presence = kinds[key.index], bits & (1 << UInt64(key.index)) == 0,
+                      !configKeys.contains(key) else { plain = false; break }
+                bits |= 1 << UInt64(key.index)
+            }
+            if plain {
+                compiled.addKeys = bits
+                return compiled
+            }
+        }
+        let path = makePath()
         var named = Set<String>()
         let objectForm = spec.format == 2
         func effectPath(_ list: String, _ i: Int) -> JSONPath {
@@ -253,29 +269,29 @@ extension _FlowModelBuilder {
         optional = Array(repeating: KeySet(), count: states.count)
         for step in spec.steps {
             guard let state = stateIndex[step.state], states[state.index] == step.state, emissions[state.index].isEmpty else { continue }
-            let stepPath = root.member("steps").member(step.state)
+            func stepPath() -> JSONPath { root.member("steps").member(step.state) }
             for name in step.requires {
                 if let key = keyIndex[name], isCounter(key) {
-                    fail(stepPath.member("requires").text, "'\(Self.shown(name))' is a counter, always defined: a step cannot require it")
+                    fail(stepPath().member("requires").text, "'\(Self.shown(name))' is a counter, always defined: a step cannot require it")
                 }
             }
             for (i, list) in step.anyOf.enumerated() {
                 var set = KeySet()
                 for (j, name) in list.enumerated() {
-                    guard let key = key(name, at: stepPath.member("requires").index(i).member("anyOf").index(j).text) else { continue }
-                    if isCounter(key) { fail(stepPath.member("requires").index(i).member("anyOf").index(j).text, "'\(Self.shown(name))' is a counter, always defined") }
+                    guard let key = key(name, at: stepPath().member("requires").index(i).member("anyOf").index(j).text) else { continue }
+                    if isCounter(key) { fail(stepPath().member("requires").index(i).member("anyOf").index(j).text, "'\(Self.shown(name))' is a counter, always defined") }
                     set.insert(key)
                 }
                 anyOf[state.index].append(set)
             }
             for (i, name) in step.optional.enumerated() {
-                if let key = key(name, at: stepPath.member("optional").index(i).text) { optional[state.index].insert(key) }
+                if let key = key(name, at: stepPath().member("optional").index(i).text) { optional[state.index].insert(key) }
             }
             for emission in step.emits where emission.event != "back" {
                 guard let event = eventIndex[emission.event],
                       !emissions[state.index].contains(where: { $0.event == event }) else { continue }
                 emissions[state.index].append(compileEmission(emission, event: event, state: state,
-                                                              at: stepPath.member("emits").member(emission.event)))
+                                                              at: stepPath().member("emits").member(emission.event)))
             }
         }
         compileAnywhere()
@@ -337,13 +353,13 @@ extension _FlowModelBuilder {
         for (i, row) in spec.transitions.enumerated() {
             guard let index = rowOfTransition[i] else { continue }
             let compiledRow = rows[index]
-            let rowPath = root.member("transitions").index(i)
+            func rowPath() -> JSONPath { root.member("transitions").index(i) }
             var guarded = FlowModel.GuardedRow(when: nil, to: compiledRow.to, clearKeys: 0, clearValues: 0, reset: row.reset, row: index)
-            if let when = row.when { guarded.when = condition(when, at: rowPath.member("when")) }
+            if let when = row.when { guarded.when = condition(when, at: rowPath().member("when")) }
             for (j, name) in row.clears.enumerated() {
-                guard let key = knownKey(name, at: rowPath.member("clears").index(j)) else { continue }
+                guard let key = knownKey(name, at: rowPath().member("clears").index(j)) else { continue }
                 if configKeys.contains(key) {
-                    fail(rowPath.member("clears").index(j).text, "'\(Self.shown(name))' is a config key, fixed when the flow starts; no row may clear it")
+                    fail(rowPath().member("clears").index(j).text, "'\(Self.shown(name))' is a config key, fixed when the flow starts; no row may clear it")
                     continue
                 }
                 guarded.clearKeys |= 1 << UInt64(key.index)

@@ -85,6 +85,10 @@ public struct FlowModel: Sendable {
     public let variants: [[FlowSpec.KeyValue]]
     /// `anywhere` rows a state's own emission or row overrides, as `state.event`.
     public let anywhereOverrides: [String]
+    /// Whether every move is fixed by the state alone (no guard, value, clear, counter or reset):
+    /// then ``moves`` lists exactly what ``successors(state:keys:values:into:)`` gives, and a search
+    /// may read it instead. True of every `authflow/1` flow.
+    public let isStatic: Bool
 
     let stateIndex: [String: StateID]
     let eventIndex: [String: EventID]

@@ -28,7 +28,7 @@ extension ConfigurationGraph {
     /// - Complexity: O(depth · E) time and O(C) memory for E edges and C configurations.
     func countStacks(depth: Int, timeout: Double? = nil, start: Date = Date(),
                      progress: ((_ height: Int) -> Void)? = nil) -> StackCounts {
-        var counts = StackCounts(total: 1, perState: [Int](repeating: 0, count: model.stateCount),
+        var counts = StackCounts(total: 0, perState: [Int](repeating: 0, count: model.stateCount),
                                  perRow: [Int](repeating: 0, count: model.rows.count), saturated: false)
         var saturated = false
         func add(_ a: inout Int, _ b: Int) {
@@ -37,9 +37,14 @@ extension ConfigurationGraph {
         }
         var ways = [Int](repeating: 0, count: configurations.count)
         var next = [Int](repeating: 0, count: configurations.count)
-        var level: [Int32] = [0]
-        ways[0] = 1
-        counts.perState[Int(configurations[0].state)] = 1
+        // Every variant's root is a stack of its own.
+        var level: [Int32] = []
+        for root in configurations.indices where parent[root] < 0 {
+            level.append(Int32(root))
+            ways[root] = 1
+            counts.perState[Int(configurations[root].state)] += 1
+        }
+        counts.total = level.count
         var height = 0
         while height < depth, !level.isEmpty {
             if let timeout, Date().timeIntervalSince(start) > timeout {

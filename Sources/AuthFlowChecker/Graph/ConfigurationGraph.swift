@@ -4,7 +4,10 @@ import Foundation
 /// A configuration of the spec's semantics: a state and the set of data keys collected.
 struct Configuration: Hashable, Sendable {
     var state: Int32
+    /// Presence bits (see ``DataLayout``).
     var keys: UInt64
+    /// Packed values of valued keys and counters; 0 in every `/1` flow.
+    var values: UInt64 = 0
 }
 
 /// Every reachable `(state, data keys)` configuration of a flow, found once by one breadth-first search.
@@ -58,16 +61,13 @@ package struct ConfigurationGraph: Sendable {
     package init(model: FlowModel, limits: CheckLimits = CheckLimits(), start: Date = Date(), edges keepEdges: Bool = true) {
         self.model = model
         let stateCount = model.stateCount
-        // Per state and move, the row that fires (-1 for an event with no row), so the search looks up no names.
-        var rowOf: [Int64: Int32] = [:]
-        for (i, row) in model.rows.enumerated() {
-            rowOf[Int64(row.from.rawValue) << 32 | Int64(row.event.rawValue)] = Int32(i)
-        }
-        let moveRows: [[Int32]] = keepEdges ? model.moves.enumerated().map { state, moves in
-            moves.map { rowOf[Int64(state) << 32 | Int64($0.event.rawValue)] ?? -1 }
-        } : Array(repeating: [], count: stateCount)
-        let requires = model.requires.map(\.bits)
         let progress = CheckProgress.current
+        let isStatic = model.isStatic
+        // For the static table: the row of each (state, event), read only when edges are kept.
+        var rowOf = [[EventID: Int32]](repeating: [:], count: keepEdges && isStatic ? stateCount : 0)
+        if keepEdges && isStatic {
+            for (i, row) in model.rows.enumerated() where rowOf[row.from.index][row.event] == nil { rowOf[row.from.index][row.event] = Int32(i) }
+        }
 
         var index: [Configuration: Int32] = [:]
         var configurations: [Configuration] = []
@@ -88,35 +88,55 @@ package struct ConfigurationGraph: Sendable {
             via.append(event)
             let state = Int(configuration.state)
             if firstOfState[state] < 0 { firstOfState[state] = position }
-            if firstUnmet[state] < 0, requires[state] & ~configuration.keys != 0 { firstUnmet[state] = position }
+            if firstUnmet[state] < 0, !model.meetsRequirements(state: state, keys: configuration.keys) { firstUnmet[state] = position }
             return position
         }
 
-        _ = discover(Configuration(state: model.initial.rawValue, keys: 0), from: -1, event: -1)
+        // The roots, one per variant, in variant order.
+        for root in model.roots {
+            let configuration = Configuration(state: model.initial.rawValue, keys: root.keys, values: root.values)
+            if index[configuration] == nil { _ = discover(configuration, from: -1, event: -1) }
+        }
+        var successors: [FlowModel.Successor] = []
         var head = 0
         search: while head < configurations.count {
             let configuration = configurations[head]
             if keepEdges { edgeStart.append(edgeTarget.count) }
             let first = edgeTarget.count
-            let moves = model.moves[Int(configuration.state)]
-            let rows = moveRows[Int(configuration.state)]
-            for (j, move) in moves.enumerated() {
-                guard let target = move.target else { continue }
-                let child = Configuration(state: target.rawValue, keys: configuration.keys | move.adds.bits)
+            /// Records the child `(target, keys, values)` reached by `event` through `row`; false when a limit stops the search.
+            func visit(_ target: StateID, _ keys: UInt64, _ values: UInt64, event: EventID, row: Int32) -> Bool {
+                let child = Configuration(state: target.rawValue, keys: keys, values: values)
                 let position: Int32
                 if let known = index[child] {
                     position = known
                 } else {
                     if configurations.count >= limits.maxConfigurations {
                         stoppedBy = .maxConfigurations(limits.maxConfigurations)
-                        break search
+                        return false
                     }
-                    position = discover(child, from: Int32(head), event: move.event.rawValue)
+                    position = discover(child, from: Int32(head), event: event.rawValue)
                 }
                 // Only siblings can push the same frame; the earlier event keeps it.
-                if !keepEdges || edgeTarget[first...].contains(position) { continue }
-                edgeTarget.append(position)
-                edgeRow.append(rows[j])
+                if keepEdges && !edgeTarget[first...].contains(position) {
+                    edgeTarget.append(position)
+                    edgeRow.append(row)
+                }
+                return true
+            }
+            if isStatic {
+                // The state alone fixes every move: the precomputed table lists exactly the successors.
+                for move in model.moves[Int(configuration.state)] {
+                    guard let target = move.target else { continue }
+                    let row = keepEdges ? rowOf[Int(configuration.state)][move.event] ?? -1 : -1
+                    if !visit(target, configuration.keys | move.adds.bits, 0, event: move.event, row: row) { break search }
+                }
+            } else {
+                model.successors(state: Int(configuration.state), keys: configuration.keys, values: configuration.values, into: &successors)
+                for successor in successors {
+                    // A reset lands on a root, already found; an illegal move pushes nothing.
+                    guard case let .push(target, keys, values) = successor.outcome else { continue }
+                    if !visit(target, keys, values, event: successor.event, row: Int32(successor.row)) { break search }
+                }
             }
             head += 1
             if head & 1023 == 0 {
