@@ -8,6 +8,12 @@ struct Configuration: Hashable, Sendable {
     var keys: UInt64
     /// Packed values of valued keys and counters; 0 in every `/1` flow.
     var values: UInt64 = 0
+
+    /// Hashes the values only when there are some, so a `/1` frame hashes as cheaply as before `/2`.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(keys ^ UInt64(UInt32(bitPattern: state)) << 32)
+        if values != 0 { hasher.combine(values) }
+    }
 }
 
 /// Every reachable `(state, data keys)` configuration of a flow, found once by one breadth-first search.
@@ -63,6 +69,8 @@ package struct ConfigurationGraph: Sendable {
         let stateCount = model.stateCount
         let progress = CheckProgress.current
         let isStatic = model.isStatic
+        let requires = model.requires.map(\.bits)
+        let hasAnyOf = model.anyOf.map { !$0.isEmpty }
         // For the static table: the row of each (state, event), read only when edges are kept.
         var rowOf = [[EventID: Int32]](repeating: [:], count: keepEdges && isStatic ? stateCount : 0)
         if keepEdges && isStatic {
@@ -88,7 +96,10 @@ package struct ConfigurationGraph: Sendable {
             via.append(event)
             let state = Int(configuration.state)
             if firstOfState[state] < 0 { firstOfState[state] = position }
-            if firstUnmet[state] < 0, !model.meetsRequirements(state: state, keys: configuration.keys) { firstUnmet[state] = position }
+            if firstUnmet[state] < 0,
+               requires[state] & ~configuration.keys != 0 || (hasAnyOf[state] && !model.meetsRequirements(state: state, keys: configuration.keys)) {
+                firstUnmet[state] = position
+            }
             return position
         }
 
