@@ -51,10 +51,10 @@ public enum ReportRenderer {
         return lines.joined(separator: "\n")
     }
 
-    /// `7 states, 10 configurations, 136 stacks at depth 12, 0.004 s`.
+    /// `7 states, 10 configurations, 136 stacks at depth 12, 0.004 s (34.0 k stacks/s)`; no rate when no time was measured.
     public static func summary(_ stats: Stats) -> String {
         "\(counted(stats.states, "state")), \(counted(stats.configurations, "configuration")), \(counted(stats.stacks, "stack")) at depth \(stats.depth), \(seconds(stats.seconds)) s"
-            + (stats.seconds > 0 ? " (\(rate(stats.rate)) configurations/s)" : "")
+            + (stats.seconds > 0 ? " (\(rate(stats.rate)) stacks/s)" : "")
     }
 
     /// `2.40 M`, `310.5 k` or `812`: a rate as people read it.
