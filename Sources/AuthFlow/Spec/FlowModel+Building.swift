@@ -41,6 +41,7 @@ extension FlowModel {
         self.secrets = builder.secrets
         self.passcode = spec.passcode ?? .default
         self.warnings = builder.warnings
+        self.locations = locations
     }
 }
 

@@ -61,6 +61,9 @@ public struct FlowModel: Sendable {
     public let passcode: PasscodePolicy
     /// Warnings found while validating (identical duplicate transitions and the like).
     public let warnings: [SpecIssue]
+    /// Where each JSON path of the spec starts in its file (`$.steps.email` → `7:22`); empty for a
+    /// flow declared in Swift. ``location(ofStep:)`` and its siblings read it.
+    public let locations: [String: SourceLocation]
 
     let stateIndex: [String: StateID]
     let eventIndex: [String: EventID]
