@@ -125,6 +125,7 @@ public enum AuthCheckCommand {
             "ENVIRONMENT:",
         ]
         lines += HelpFormatter.item("NO_COLOR", "when set and not empty, never colour the output", column: 26)
+        lines += HelpFormatter.item("GITHUB_ACTIONS", "when true, 'check' also prints workflow commands that annotate the spec's lines", column: 26)
         lines += ["", "See 'authcheck help <command>' for a command's options."]
         return lines.map(\.trailingSpacesRemoved).joined(separator: "\n")
     }

@@ -18,13 +18,14 @@ enum SpecRunner {
         }
     }
 
-    /// Loads and checks the spec at `path`, with a progress line on a terminal.
-    static func check(_ path: String, options: CheckOptions, context: CommandContext) -> CheckReport {
+    /// Loads and checks the spec at `path`, with a progress line on a terminal; the model comes with
+    /// the report, so reports for CI can point at the spec's lines.
+    static func check(_ path: String, options: CheckOptions, context: CommandContext) -> LocatedReport {
         switch load(path, options: options) {
         case let .invalid(report):
-            return report
+            return LocatedReport(report: report, model: nil)
         case let .model(model):
-            return check(model, path: path, options: options, context: context)
+            return LocatedReport(report: check(model, path: path, options: options, context: context), model: model)
         }
     }
 

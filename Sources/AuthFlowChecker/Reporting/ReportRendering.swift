@@ -5,10 +5,11 @@ import Foundation
 public enum ReportRenderer {
     /// The command line that replays `violation` of `report`.
     public static func replayCommand(for violation: Violation, in report: CheckReport) -> String {
+        let spec = shellQuoted(report.spec)
         if violation.property == .passcode {
-            return "authcheck check \(shellQuoted(report.spec)) --property passcode"
+            return "authcheck check \(spec) --property passcode"
         }
-        return "authcheck explore \(shellQuoted(report.spec)) --property \(violation.property.id) --depth \(report.stats.depth)"
+        return "authcheck explore \(spec) --property \(violation.property.id) --depth \(report.stats.depth)"
     }
 
     /// The report as text: a verdict line, each violation as a numbered counterexample, lint, stats.
@@ -39,9 +40,7 @@ public enum ReportRenderer {
         if !report.lint.isEmpty {
             if !report.violations.isEmpty { lines.append("") }
             let prefix = report.strict ? "lint (fails under --strict)" : "lint"
-            if !report.lint.unreachable.isEmpty { lines.append("\(prefix): unreachable states: \(report.lint.unreachable.joined(separator: ", "))") }
-            if !report.lint.deadTransitions.isEmpty { lines.append("\(prefix): dead transitions: \(report.lint.deadTransitions.joined(separator: ", "))") }
-            if !report.lint.unusedData.isEmpty { lines.append("\(prefix): data produced but never required: \(report.lint.unusedData.joined(separator: ", "))") }
+            lines += report.lint.lines.map { "\(prefix): \($0)" }
         }
         if report.verdict != .holds {
             if !report.violations.isEmpty || !report.lint.isEmpty { lines.append("") }
