@@ -99,6 +99,7 @@ import Testing
         #expect(try levels(["--strict"]) == ["warning"])
         #expect(SARIFRenderer.uri("Specs/a b.json") == "Specs/a%20b.json")
         #expect(SARIFRenderer.uri("/tmp/é.json") == "file:///tmp/%C3%A9.json")
+        #expect(SARIFRenderer.uri(ReportRenderer.standardInputName) == "%3Cstdin%3E")
     }
 
     // MARK: JUnit
@@ -174,5 +175,7 @@ import Testing
         #expect(WorkflowAnnotations.escapedProperty("Specs/a:b,c%.json\n") == "Specs/a%3Ab%2Cc%25.json%0A")
         let finding = Finding(ruleID: "deadlock", level: .error, message: "m", file: "a.json", location: nil)
         #expect(WorkflowAnnotations.line(finding) == "::error file=a.json,title=deadlock::m")
+        let fromInput = Finding(ruleID: "deadlock", level: .error, message: "m", file: ReportRenderer.standardInputName, location: nil)
+        #expect(WorkflowAnnotations.line(fromInput) == "::error title=deadlock::m", "standard input is no file to annotate")
     }
 }

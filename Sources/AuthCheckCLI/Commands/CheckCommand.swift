@@ -6,12 +6,14 @@ enum CheckCommand: Subcommand {
     static let name = "check"
     static let abstract = "check every property of each spec; one report per spec"
     static let argumentsSynopsis = "SPEC..."
-    static let argumentsHelp = [(name: "SPEC...", help: "authflow/1 spec files (JSON); each is checked and reported on its own")]
+    static let argumentsHelp = [(name: "SPEC...", help: "authflow/1 spec files (JSON); each is checked and reported on its own; - reads one from standard input (named <stdin> in reports)")]
     static let formats = ["text", "json", "sarif", "junit"]
     static let declared = CheckingOptions(format: CommonOptions.format(formats, help:
         "output format (default text); json prints the contract's report object, sarif a SARIF 2.1.0 log for code scanning, junit JUnit XML for CI test reports",
         drawsElsewhere: true))
-    static let options = declared.specs
+    static let quiet = Option(flag: "--quiet", help:
+        "print only what fails: nothing for a spec that holds (the exit status still says); text format only")
+    static let options = declared.specs + [quiet.spec]
     static let discussion = [
         (title: "OUTPUT", body: """
             text: per spec a verdict line, each violation as a numbered counterexample
@@ -33,10 +35,12 @@ enum CheckCommand: Subcommand {
 
     struct Settings: CommandSettings {
         var check: CheckSettings
+        var quiet: Bool
         var specs: [String]
 
         init(_ parsed: ParsedArguments) throws(UsageError) {
             check = try CheckSettings(parsed, options: declared)
+            quiet = try parsed.value(of: CheckCommand.quiet)
             guard !parsed.positionals.isEmpty else { throw .missingArgument("SPEC") }
             specs = parsed.positionals
         }
@@ -46,14 +50,16 @@ enum CheckCommand: Subcommand {
         let options = settings.check.checkOptions
         let format = settings.check.format
         var located: [LocatedReport] = []
+        var printed = 0
         for path in settings.specs {
             let result = SpecRunner.check(path, options: options, context: context)
             located.append(result)
             let report = result.report
             if report.verdict == .invalid { context.console.err(SpecRunner.invalidLine(report)) }
-            if format == "text" {
-                if located.count > 1 { context.console.out("") }
+            if format == "text" && !(settings.quiet && report.verdict == .holds) {
+                if printed > 0 { context.console.out("") }
                 context.console.out(ReportRenderer.text(report, style: context.style))
+                printed += 1
             }
         }
         let reports = located.map(\.report)
@@ -66,7 +72,7 @@ enum CheckCommand: Subcommand {
         case "junit":
             context.console.out(JUnitRenderer.render(reports, checked: settings.check.properties))
         default:
-            if reports.count > 1 {
+            if reports.count > 1 && printed > 0 {
                 context.console.out("")
                 context.console.out(SpecRunner.summary(reports))
             }

@@ -42,8 +42,17 @@ public final class Console: @unchecked Sendable {
                 input: { String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) })
     }
 
-    /// All of stdin, as text.
-    func readAll() -> String { readInput() }
+    private var input: String?
+
+    /// All of stdin, as text; read once, so every later call gets the same text.
+    func readAll() -> String {
+        lock.withLock {
+            if let input { return input }
+            let text = readInput()
+            input = text
+            return text
+        }
+    }
 
     /// Writes `text` and a newline to stdout.
     func out(_ text: String) {

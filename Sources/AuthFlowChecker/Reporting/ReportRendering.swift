@@ -3,9 +3,12 @@ import Foundation
 
 /// Renders ``CheckReport``s as text for people and as the contract's JSON for CI.
 public enum ReportRenderer {
-    /// The command line that replays `violation` of `report`.
+    /// How reports name a spec read from standard input (`authcheck check -`).
+    public static let standardInputName = "<stdin>"
+
+    /// The command line that replays `violation` of `report`; `-` for a spec read from standard input.
     public static func replayCommand(for violation: Violation, in report: CheckReport) -> String {
-        let spec = shellQuoted(report.spec)
+        let spec = report.spec == standardInputName ? "-" : shellQuoted(report.spec)
         if violation.property == .passcode {
             return "authcheck check \(spec) --property passcode"
         }

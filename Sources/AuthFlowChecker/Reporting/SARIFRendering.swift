@@ -83,7 +83,7 @@ public enum SARIFRenderer {
 
     /// A spec path as a URI reference: relative paths stay relative (to the directory the command
     /// ran in), absolute ones become `file://` URIs, and every byte outside RFC 3986's unreserved
-    /// characters and `/` is percent-encoded (`a b.json` → `a%20b.json`).
+    /// characters and `/` is percent-encoded (`<stdin>` → `%3Cstdin%3E`).
     public static func uri(_ path: String) -> String {
         let encoded = path.utf8.map { byte -> String in
             let scalar = Unicode.Scalar(byte)

@@ -12,9 +12,10 @@ public enum WorkflowAnnotations {
         reports.flatMap(Finding.findings).map(line)
     }
 
-    /// The command for one finding; no `line`/`col` without a location.
+    /// The command for one finding; no `file` for standard input, no `line`/`col` without a location.
     public static func line(_ finding: Finding) -> String {
-        var properties = ["file=" + escapedProperty(finding.file)]
+        var properties: [String] = []
+        if finding.file != ReportRenderer.standardInputName { properties.append("file=" + escapedProperty(finding.file)) }
         if let location = finding.location {
             properties.append("line=\(location.line)")
             properties.append("col=\(location.column)")
