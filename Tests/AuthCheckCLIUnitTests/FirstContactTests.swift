@@ -29,6 +29,18 @@ import Testing
         #expect(output.stdout.contains("replay: authcheck explore - --property deadlock --depth 12"))
     }
 
+    @Test func aSpecOnStandardInputMeetsTheLoadersEncodingChecks() throws {
+        // Given a UTF-16 spec on standard input, as its bytes,
+        let text = try String(contentsOf: Fixture.url(Fixture.spec("deadlock")), encoding: .utf8)
+        let utf16 = [UInt8](try #require(text.data(using: .utf16LittleEndian)))
+        let console = Console(stdoutIsTerminal: false, stderrIsTerminal: false, stdinIsTerminal: false,
+                              out: { _ in }, err: { _ in }, inputBytes: { [0xFF, 0xFE] + utf16 })
+        // when it is checked, then the loader names the encoding, as it does for a file.
+        let report = SpecRunner.check("-", options: CheckOptions(), context: CommandContext(console: console, environment: .testing(variables: [:], fault: nil))).report
+        #expect(report.verdict == .invalid)
+        #expect(report.error?.first.message.contains("UTF-16 (little-endian) byte-order mark") == true, "\(String(describing: report.error))")
+    }
+
     @Test func versionNamesTheSpecFormatsItReads() {
         let output = Self.run(["--version"])
         #expect(output.stdout == "authcheck \(AuthCheckCommand.version)\nspec formats: \(SpecLoader.formats.joined(separator: ", "))\n")

@@ -23,7 +23,7 @@ enum SpecRunner {
         let name = displayName(path)
         do throws(InvalidSpecError) {
             if let input, path == standardInput {
-                let bytes = Array(input.readAll().utf8)
+                let bytes = input.readAllBytes()
                 guard bytes.count <= SpecLoader.defaultMaxBytes else {
                     throw InvalidSpecError(file: name, issues: [SpecIssue(path: "$", message: "the input is \(bytes.count) bytes; the limit is \(SpecLoader.defaultMaxBytes) bytes")])
                 }
