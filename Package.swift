@@ -15,6 +15,8 @@ let package = Package(
         .executable(name: "authcheck", targets: ["authcheck"]),
         // Login kit: providers (email+password, SSO), validators and session storage, on the runtime.
         .library(name: "AuthLogin", targets: ["AuthLogin"]),
+        // `swift package authcheck` in a package that depends on this one: checks its Specs/*.json.
+        .plugin(name: "AuthCheckPlugin", targets: ["AuthCheckPlugin"]),
     ],
     targets: [
         .target(name: "AuthFlow"),
@@ -25,6 +27,14 @@ let package = Package(
         .target(name: "AuthFlowChecker", dependencies: ["AuthFlow", "PropertyTesting"]),
         .target(name: "AuthCheckCLI", dependencies: ["AuthFlow", "AuthFlowChecker"]),
         .executableTarget(name: "authcheck", dependencies: ["AuthCheckCLI"]),
+        .plugin(
+            name: "AuthCheckPlugin",
+            capability: .command(intent: .custom(
+                verb: "authcheck",
+                description: "check the package's Specs/*.json (or the specs given) with 'authcheck check'"
+            )),
+            dependencies: ["authcheck"]
+        ),
         // What only tests use, kept out of the shipped binary: runtime faults, captured output, fixtures.
         .target(name: "AuthCheckTestSupport", dependencies: ["AuthCheckCLI", "AuthFlow", "AuthFlowChecker"]),
         // The command as the end-to-end tests run it: durations fixed, a runtime fault when asked for.

@@ -1,3 +1,4 @@
+import AuthFlow
 import AuthFlowChecker
 import Foundation
 
@@ -38,7 +39,7 @@ public enum AuthCheckCommand {
             console.out(help)
             return 0
         case "--version":
-            console.out("authcheck \(version)")
+            console.out(versionText)
             return 0
         default:
             break
@@ -89,6 +90,11 @@ public enum AuthCheckCommand {
         Suggestion.nearest(to: name, in: commands.map { $0.name })
     }
 
+    /// What `--version` prints: `authcheck 0.1.0`, then the spec formats the loader reads.
+    static var versionText: String {
+        "authcheck \(version)\nspec formats: \(SpecLoader.formats.joined(separator: ", "))"
+    }
+
     /// The top-level usage, printed after a top-level error.
     static let usage = """
         usage: authcheck <command> [options] [arguments]
@@ -110,7 +116,7 @@ public enum AuthCheckCommand {
         }
         lines += ["", "OPTIONS:"]
         lines += HelpFormatter.item("-h, --help", "show this help; after a command, that command's help", column: 22)
-        lines += HelpFormatter.item("--version", "print the version", column: 22)
+        lines += HelpFormatter.item("--version", "print the version and the spec formats it reads", column: 22)
         lines += ["", "PROPERTIES (ids for --property):"]
         lines += HelpFormatter.properties.split(separator: "\n").map { "  " + $0 }
         lines += ["", "EXIT STATUS:"]
@@ -125,6 +131,7 @@ public enum AuthCheckCommand {
             "ENVIRONMENT:",
         ]
         lines += HelpFormatter.item("NO_COLOR", "when set and not empty, never colour the output", column: 26)
+        lines += HelpFormatter.item("GITHUB_ACTIONS", "when true, 'check' also prints workflow commands that annotate the spec's lines", column: 26)
         lines += ["", "See 'authcheck help <command>' for a command's options."]
         return lines.map(\.trailingSpacesRemoved).joined(separator: "\n")
     }

@@ -34,7 +34,30 @@ struct EndToEndCase: Sendable, CustomStringConvertible {
 
 extension EndToEndCase {
     /// Every case, by what it shows.
-    static let all: [EndToEndCase] = holds + violations + invalid + json + limits + coverage + fuzz + passcode + usage + help
+    static let all: [EndToEndCase] = holds + violations + invalid + json + ci + input + limits + coverage + fuzz + passcode + usage + help
+
+    /// Reports for CI and editors: SARIF, JUnit XML, GitHub workflow annotations.
+    static let ci: [EndToEndCase] = [
+        .init("check-sarif", ["check", "--format", "sarif", Fixture.spec("illegal-transition"), Fixture.spec("legacy"), Fixture.spec("malformed")]),
+        .init("explore-sarif", ["explore", "--format", "sarif", Fixture.spec("unmet-requirement")]),
+        .init("check-junit", ["check", "--format", "junit", Fixture.sessionRestore, Fixture.spec("deadlock"), Fixture.spec("malformed")]),
+        .init("check-github-annotations", ["check", Fixture.spec("illegal-transition"), Fixture.spec("legacy"), Fixture.spec("malformed")],
+              environment: ["GITHUB_ACTIONS": "true"]),
+        .init("check-github-annotations-sarif", ["check", "--format", "sarif", Fixture.spec("deadlock")], environment: ["GITHUB_ACTIONS": "true"]),
+    ]
+
+    /// A spec on standard input, and `--quiet`.
+    static let input: [EndToEndCase] = [
+        .init("check-stdin", ["check", "-", Fixture.sessionRestore], stdin: contents(Fixture.spec("unmet-requirement"))),
+        .init("check-stdin-invalid", ["check", "-"], stdin: "{ \"format\": \"authflow/1\",\n  \"steps\": 3 }\n"),
+        .init("check-quiet", ["check", "--quiet"] + Fixture.realSpecs + [Fixture.spec("deadlock")]),
+        .init("check-quiet-holds", ["check", "--quiet"] + Fixture.realSpecs),
+    ]
+
+    /// The text of a file in the package, for standard input.
+    static func contents(_ path: String) -> String {
+        (try? String(contentsOf: Fixture.url(path), encoding: .utf8)) ?? ""
+    }
 
     /// The random-path tester: a flow that holds, a spec violation shrunk, a runtime fault with secrets, JSON.
     static let fuzz: [EndToEndCase] = [

@@ -6,10 +6,14 @@ enum CheckCommand: Subcommand {
     static let name = "check"
     static let abstract = "check every property of each spec; one report per spec"
     static let argumentsSynopsis = "SPEC..."
-    static let argumentsHelp = [(name: "SPEC...", help: "authflow/1 spec files (JSON); each is checked and reported on its own")]
-    static let formats = ["text", "json"]
-    static let declared = CheckingOptions(format: CommonOptions.format(formats, drawsElsewhere: true))
-    static let options = declared.specs
+    static let argumentsHelp = [(name: "SPEC...", help: "authflow/1 spec files (JSON); each is checked and reported on its own; - reads one from standard input (named <stdin> in reports)")]
+    static let formats = ["text", "json", "sarif", "junit"]
+    static let declared = CheckingOptions(format: CommonOptions.format(formats, help:
+        "output format (default text); json prints the contract's report object, sarif a SARIF 2.1.0 log for code scanning, junit JUnit XML for CI test reports",
+        drawsElsewhere: true))
+    static let quiet = Option(flag: "--quiet", help:
+        "print only what fails: nothing for a spec that holds (the exit status still says); text format only")
+    static let options = declared.specs + [quiet.spec]
     static let discussion = [
         (title: "OUTPUT", body: """
             text: per spec a verdict line, each violation as a numbered counterexample
@@ -17,16 +21,26 @@ enum CheckCommand: Subcommand {
             json: the contract's report object per spec; an array when several specs are
             given (even if one is invalid). An invalid spec also gets an 'error:' line on
             stderr.
+            sarif: one SARIF 2.1.0 run; a result per violation, invalid-spec problem and
+            lint finding (a note, a warning under --strict), each at the line of the spec
+            to fix: the step, its emits entry for the event, its requires, or the row.
+            junit: a testsuite per spec, a testcase per property (the counterexamples in
+            the failure), an invalid spec as an error.
+            With GITHUB_ACTIONS=true, also a workflow command per finding (::error for
+            violations and invalid specs, ::warning for lint) that annotates the spec's
+            lines: on stdout after text, on stderr with the other formats.
             """),
         (title: "EXIT STATUS", body: HelpFormatter.exitStatus(several: true)),
     ]
 
     struct Settings: CommandSettings {
         var check: CheckSettings
+        var quiet: Bool
         var specs: [String]
 
         init(_ parsed: ParsedArguments) throws(UsageError) {
             check = try CheckSettings(parsed, options: declared)
+            quiet = try parsed.value(of: CheckCommand.quiet)
             guard !parsed.positionals.isEmpty else { throw .missingArgument("SPEC") }
             specs = parsed.positionals
         }
@@ -34,22 +48,40 @@ enum CheckCommand: Subcommand {
 
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
         let options = settings.check.checkOptions
-        var reports: [CheckReport] = []
-        for (i, path) in settings.specs.enumerated() {
-            let report = SpecRunner.check(path, options: options, context: context)
-            reports.append(report)
+        let format = settings.check.format
+        var located: [LocatedReport] = []
+        var printed = 0
+        for path in settings.specs {
+            let result = SpecRunner.check(path, options: options, context: context)
+            located.append(result)
+            let report = result.report
             if report.verdict == .invalid { context.console.err(SpecRunner.invalidLine(report)) }
-            if settings.check.format == "text" {
-                if i > 0 { context.console.out("") }
+            if format == "text" && !(settings.quiet && report.verdict == .holds) {
+                if printed > 0 { context.console.out("") }
                 context.console.out(ReportRenderer.text(report, style: context.style))
+                printed += 1
             }
         }
-        if settings.check.format == "json" {
+        let reports = located.map(\.report)
+        switch format {
+        case "json":
             let json = reports.count == 1 ? ReportRenderer.json(reports[0]) : .array(reports.map(ReportRenderer.json))
             context.console.out(json.rendered(pretty: true))
-        } else if reports.count > 1 {
-            context.console.out("")
-            context.console.out(SpecRunner.summary(reports))
+        case "sarif":
+            context.console.out(SARIFRenderer.render(located, toolVersion: AuthCheckCommand.version))
+        case "junit":
+            context.console.out(JUnitRenderer.render(reports, checked: settings.check.properties))
+        default:
+            if reports.count > 1 && printed > 0 {
+                context.console.out("")
+                context.console.out(SpecRunner.summary(reports))
+            }
+        }
+        if context.environment.annotatesForGitHub {
+            // GitHub reads workflow commands from the step's output; a document on stdout must stay valid.
+            for line in WorkflowAnnotations.lines(located) {
+                if format == "text" { context.console.out(line) } else { context.console.err(line) }
+            }
         }
         return SpecRunner.exitStatus(reports.map(\.exitCode))
     }

@@ -6,9 +6,11 @@ enum ExploreCommand: Subcommand {
     static let name = "explore"
     static let abstract = "every violation's full path, each property's result"
     static let argumentsSynopsis = "SPEC"
-    static let argumentsHelp = [(name: "SPEC", help: "one authflow/1 spec file (JSON); use 'check' for several")]
-    static let formats = ["text", "json"]
-    static let declared = CheckingOptions(format: CommonOptions.format(formats, drawsElsewhere: true))
+    static let argumentsHelp = [(name: "SPEC", help: "one authflow/1 spec file (JSON), or - for standard input; use 'check' for several")]
+    static let formats = ["text", "json", "sarif"]
+    static let declared = CheckingOptions(format: CommonOptions.format(formats, help:
+        "output format (default text); json prints the contract's report object, sarif a SARIF 2.1.0 log for code scanning",
+        drawsElsewhere: true))
     static let options = declared.specs
     static let discussion = [
         (title: "OUTPUT", body: """
@@ -17,6 +19,7 @@ enum ExploreCommand: Subcommand {
             each step, the breaking step marked; runtime paths also show data values, and
             secrets as <redacted>), then each property's result and the stats.
             json: the contract's report object.
+            sarif: a SARIF 2.1.0 log, as 'check --format sarif' writes it.
             """),
         (title: "EXIT STATUS", body: HelpFormatter.exitStatus(several: false)),
     ]
@@ -32,11 +35,14 @@ enum ExploreCommand: Subcommand {
     }
 
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
-        let report = SpecRunner.check(settings.spec, options: settings.check.checkOptions, context: context)
+        let located = SpecRunner.check(settings.spec, options: settings.check.checkOptions, context: context)
+        let report = located.report
         if report.verdict == .invalid { context.console.err(SpecRunner.invalidLine(report)) }
         switch settings.check.format {
         case "json":
             context.console.out(ReportRenderer.json(report).rendered(pretty: true))
+        case "sarif":
+            context.console.out(SARIFRenderer.render([located], toolVersion: AuthCheckCommand.version))
         default:
             var text = ReportRenderer.text(report, style: context.style)
             if report.verdict != .invalid {

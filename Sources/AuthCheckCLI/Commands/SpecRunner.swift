@@ -9,22 +9,39 @@ enum SpecRunner {
         case invalid(CheckReport)
     }
 
+    /// The argument that names standard input as the spec: `authcheck check -`.
+    static let standardInput = "-"
+
+    /// How reports name the spec at `path`: itself, or ``ReportRenderer/standardInputName`` for `-`.
+    static func displayName(_ path: String) -> String {
+        path == standardInput ? ReportRenderer.standardInputName : path
+    }
+
     /// Loads the spec at `path`; an invalid one comes back as its `invalid` report.
-    static func load(_ path: String, options: CheckOptions) -> Loaded {
-        do {
+    /// - Parameter input: where `-` reads the spec from (all of it, once); `nil` reads a file called `-`.
+    static func load(_ path: String, options: CheckOptions, input: Console? = nil) -> Loaded {
+        let name = displayName(path)
+        do throws(InvalidSpecError) {
+            if let input, path == standardInput {
+                let bytes = input.readAllBytes()
+                guard bytes.count <= SpecLoader.defaultMaxBytes else {
+                    throw InvalidSpecError(file: name, issues: [SpecIssue(path: "$", message: "the input is \(bytes.count) bytes; the limit is \(SpecLoader.defaultMaxBytes) bytes")])
+                }
+                return .model(try SpecLoader.load(bytes: bytes, file: name))
+            }
             return .model(try SpecLoader.load(file: path))
         } catch {
-            return .invalid(.invalid(spec: path, error: error, options: options))
+            return .invalid(.invalid(spec: name, error: error, options: options))
         }
     }
 
-    /// Loads and checks the spec at `path`, with a progress line on a terminal.
-    static func check(_ path: String, options: CheckOptions, context: CommandContext) -> CheckReport {
-        switch load(path, options: options) {
+    /// Loads and checks the spec at `path` (`-`: standard input), with a progress line on a terminal.
+    static func check(_ path: String, options: CheckOptions, context: CommandContext) -> LocatedReport {
+        switch load(path, options: options, input: context.console) {
         case let .invalid(report):
-            return report
+            return LocatedReport(report: report, model: nil)
         case let .model(model):
-            return check(model, path: path, options: options, context: context)
+            return LocatedReport(report: check(model, path: displayName(path), options: options, context: context), model: model)
         }
     }
 

@@ -15,7 +15,7 @@ public final class Console: @unchecked Sendable {
     private let lock = NSLock()
     private let writeOut: @Sendable (String) -> Void
     private let writeErr: @Sendable (String) -> Void
-    private let readInput: @Sendable () -> String
+    private let readInput: @Sendable () -> [UInt8]
     /// Whether stdout is a terminal (colour is only ever used then).
     let stdoutIsTerminal: Bool
     /// Whether stderr is a terminal (progress is only ever shown then).
@@ -24,26 +24,49 @@ public final class Console: @unchecked Sendable {
     let stdinIsTerminal: Bool
 
     /// A console writing with `out` and `err` and reading stdin with `input`, claiming the given terminal-ness.
-    public init(stdoutIsTerminal: Bool, stderrIsTerminal: Bool, stdinIsTerminal: Bool = true,
+    public convenience init(stdoutIsTerminal: Bool, stderrIsTerminal: Bool, stdinIsTerminal: Bool = true,
          out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
          input: @escaping @Sendable () -> String = { "" }) {
+        self.init(stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal, stdinIsTerminal: stdinIsTerminal,
+                  out: out, err: err, inputBytes: { Array(input().utf8) })
+    }
+
+    /// A console reading stdin's bytes as they are with `inputBytes`, so a spec on stdin meets the
+    /// loader's own encoding checks (a UTF-16 file is named as such, not read as garbled UTF-8).
+    init(stdoutIsTerminal: Bool, stderrIsTerminal: Bool, stdinIsTerminal: Bool,
+         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+         inputBytes: @escaping @Sendable () -> [UInt8]) {
         self.stdoutIsTerminal = stdoutIsTerminal
         self.stderrIsTerminal = stderrIsTerminal
         self.stdinIsTerminal = stdinIsTerminal
         self.writeOut = out
         self.writeErr = err
-        self.readInput = input
+        self.readInput = inputBytes
     }
 
     /// The process's own stdin, stdout and stderr.
     public static func standard() -> Console {
         Console(stdoutIsTerminal: isatty(1) == 1, stderrIsTerminal: isatty(2) == 1, stdinIsTerminal: isatty(0) == 1,
                 out: { write(fd: 1, $0) }, err: { write(fd: 2, $0) },
-                input: { String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) })
+                inputBytes: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) })
     }
 
-    /// All of stdin, as text.
-    func readAll() -> String { readInput() }
+    private var input: [UInt8]?
+
+    /// All of stdin, as text (invalid UTF-8 repaired); read once, as ``readAllBytes()``.
+    func readAll() -> String {
+        String(decoding: readAllBytes(), as: UTF8.self)
+    }
+
+    /// All of stdin, as bytes; read once, so every later call gets the same bytes.
+    func readAllBytes() -> [UInt8] {
+        lock.withLock {
+            if let input { return input }
+            let bytes = readInput()
+            input = bytes
+            return bytes
+        }
+    }
 
     /// Writes `text` and a newline to stdout.
     func out(_ text: String) {

@@ -5,7 +5,7 @@ import Foundation
 /// What a run of the command takes from outside its arguments: colour settings, the clock, and the runtime it drives.
 ///
 /// The shipped `authcheck` runs with ``process()``: this process's variables (only `NO_COLOR` and
-/// `TERM` are read, see no-color.org), the wall clock and the real runtime. Tests pass their own
+/// `TERM` are read, see no-color.org, and `GITHUB_ACTIONS`), the wall clock and the real runtime. Tests pass their own
 /// through ``AuthCheckCommand/main(arguments:environment:console:)``: a fixed clock so every
 /// printed duration is `0.000`, or a deliberately broken runtime so a runtime counterexample prints.
 ///
@@ -14,7 +14,7 @@ import Foundation
 /// AuthCheckCommand.main(arguments: ["check", "Specs/email-first.json"], environment: environment)
 /// ```
 public struct RunEnvironment: Sendable {
-    /// Environment variables; `NO_COLOR` and `TERM` decide colour.
+    /// Environment variables; `NO_COLOR` and `TERM` decide colour, `GITHUB_ACTIONS` annotations.
     public var variables: [String: String]
     /// Where reports read the time.
     public var clock: CheckClock
@@ -40,6 +40,12 @@ public struct RunEnvironment: Sendable {
     /// Whether the user asked for no colour.
     var noColour: Bool {
         !(variables["NO_COLOR"] ?? "").isEmpty || variables["TERM"] == "dumb"
+    }
+
+    /// Whether the run is a GitHub Actions step (`GITHUB_ACTIONS=true`), so `check` also prints
+    /// workflow commands that annotate the spec's lines.
+    var annotatesForGitHub: Bool {
+        variables["GITHUB_ACTIONS"] == "true"
     }
 
     /// The text style for stdout: ANSI colour only on a terminal and only when colour is not turned off.

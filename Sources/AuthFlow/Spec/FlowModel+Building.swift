@@ -44,6 +44,7 @@ extension FlowModel {
         self.outputs = builder.outputs
         self.passcode = spec.passcode ?? .default
         self.warnings = builder.warnings
+        self.locations = locations
         self.format = spec.format
         self.layout = builder.layout!
         self.emissions = builder.emissions

@@ -63,6 +63,9 @@ public struct FlowModel: Sendable {
     public let passcode: PasscodePolicy
     /// Warnings found while validating (identical duplicate transitions and the like).
     public let warnings: [SpecIssue]
+    /// Where each JSON path of the spec starts in its file (`$.steps.email` → `7:22`); empty for a
+    /// flow declared in Swift. ``location(ofStep:)`` and its siblings read it.
+    public let locations: [String: SourceLocation]
 
     /// The format version the spec was written in: 1 or 2.
     public let format: Int

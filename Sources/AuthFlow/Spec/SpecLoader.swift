@@ -24,6 +24,9 @@ public enum SpecLoader {
     /// The largest spec file accepted, in bytes (a limit, not a format rule).
     public static let defaultMaxBytes = 8 << 20
 
+    /// The spec format versions this loader reads, oldest first: the one place a new version is added.
+    public static let formats = ["authflow/1"]
+
     /// Loads and validates the spec in the file at `path`.
     /// - Throws: ``InvalidSpecError`` for a missing, unreadable, directory, oversized or invalid file.
     public static func load(file path: String, maxBytes: Int = defaultMaxBytes) throws(InvalidSpecError) -> FlowModel {
@@ -198,8 +201,9 @@ struct _SpecReader {
         guard let top = members(root, at: path, known: known, listed: version == 2 ? known : version1, what: "a spec") else { return nil }
 
         if let format = required(top, "format", at: path, container: root) {
-            if let text = string(format, at: path.member("format"), what: "format"), text != "authflow/1", version != 2 {
-                fail(path.member("format"), format, "unsupported format '\(SpecLimits.shown(text))'; this version reads \"authflow/1\"")
+            if let text = string(format, at: path.member("format"), what: "format"), !SpecLoader.formats.contains(text), version != 2 {
+                let read = SpecLoader.formats.map { "\"\($0)\"" }.joined(separator: ", ")
+                fail(path.member("format"), format, "unsupported format '\(SpecLimits.shown(text))'; this version reads \(read)")
             }
         }
         for key in Self.version2TopLevelKeys where top[key] != nil { _ = version2(key, at: path.member(key), top[key]) }

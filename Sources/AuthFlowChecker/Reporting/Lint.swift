@@ -13,6 +13,15 @@ public struct Lint: Hashable, Sendable {
         self.unusedData = unusedData
     }
 
+    /// One line per kind of finding there is: `unreachable states: legacyLogin`.
+    public var lines: [String] {
+        var lines: [String] = []
+        if !unreachable.isEmpty { lines.append("unreachable states: \(unreachable.joined(separator: ", "))") }
+        if !deadTransitions.isEmpty { lines.append("dead transitions: \(deadTransitions.joined(separator: ", "))") }
+        if !unusedData.isEmpty { lines.append("data produced but never required: \(unusedData.joined(separator: ", "))") }
+        return lines
+    }
+
     /// Whether there is nothing to report.
     public var isEmpty: Bool { unreachable.isEmpty && deadTransitions.isEmpty && unusedData.isEmpty }
 }

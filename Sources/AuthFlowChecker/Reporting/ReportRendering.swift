@@ -3,12 +3,16 @@ import Foundation
 
 /// Renders ``CheckReport``s as text for people and as the contract's JSON for CI.
 public enum ReportRenderer {
-    /// The command line that replays `violation` of `report`.
+    /// How reports name a spec read from standard input (`authcheck check -`).
+    public static let standardInputName = "<stdin>"
+
+    /// The command line that replays `violation` of `report`; `-` for a spec read from standard input.
     public static func replayCommand(for violation: Violation, in report: CheckReport) -> String {
+        let spec = report.spec == standardInputName ? "-" : shellQuoted(report.spec)
         if violation.property == .passcode {
-            return "authcheck check \(shellQuoted(report.spec)) --property passcode"
+            return "authcheck check \(spec) --property passcode"
         }
-        return "authcheck explore \(shellQuoted(report.spec)) --property \(violation.property.id) --depth \(report.stats.depth)"
+        return "authcheck explore \(spec) --property \(violation.property.id) --depth \(report.stats.depth)"
     }
 
     /// The report as text: a verdict line, each violation as a numbered counterexample, lint, stats.
@@ -39,9 +43,7 @@ public enum ReportRenderer {
         if !report.lint.isEmpty {
             if !report.violations.isEmpty { lines.append("") }
             let prefix = report.strict ? "lint (fails under --strict)" : "lint"
-            if !report.lint.unreachable.isEmpty { lines.append("\(prefix): unreachable states: \(report.lint.unreachable.joined(separator: ", "))") }
-            if !report.lint.deadTransitions.isEmpty { lines.append("\(prefix): dead transitions: \(report.lint.deadTransitions.joined(separator: ", "))") }
-            if !report.lint.unusedData.isEmpty { lines.append("\(prefix): data produced but never required: \(report.lint.unusedData.joined(separator: ", "))") }
+            lines += report.lint.lines.map { "\(prefix): \($0)" }
         }
         if report.verdict != .holds {
             if !report.violations.isEmpty || !report.lint.isEmpty { lines.append("") }
@@ -51,10 +53,10 @@ public enum ReportRenderer {
         return lines.joined(separator: "\n")
     }
 
-    /// `7 states, 10 configurations, 136 stacks at depth 12, 0.004 s`.
+    /// `7 states, 10 configurations, 136 stacks at depth 12, 0.004 s (34.0 k stacks/s)`; no rate when no time was measured.
     public static func summary(_ stats: Stats) -> String {
         "\(counted(stats.states, "state")), \(counted(stats.configurations, "configuration")), \(counted(stats.stacks, "stack")) at depth \(stats.depth), \(seconds(stats.seconds)) s"
-            + (stats.seconds > 0 ? " (\(rate(stats.rate)) configurations/s)" : "")
+            + (stats.seconds > 0 ? " (\(rate(stats.rate)) stacks/s)" : "")
     }
 
     /// `2.40 M`, `310.5 k` or `812`: a rate as people read it.

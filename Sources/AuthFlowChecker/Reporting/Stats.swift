@@ -19,6 +19,6 @@ public struct Stats: Hashable, Sendable {
         self.seconds = seconds
     }
 
-    /// Configurations (stacks driven) per second.
-    public var rate: Double { seconds > 0 ? Double(max(stacks, configurations)) / seconds : 0 }
+    /// Undo stacks driven per second: the figure the summary line prints as `stacks/s`.
+    public var rate: Double { seconds > 0 ? Double(stacks) / seconds : 0 }
 }

@@ -1,0 +1,47 @@
+/// Where the parts of a spec stand in its file, for reports that point an editor or a CI
+/// annotation at a line.
+///
+/// Each is the location of the JSON value the part declares: a step's object (on the line of its
+/// key in `steps`), an entry of its `emits`, its `requires` list, a row of `transitions`. `nil`
+/// when the model was not loaded from a file or the spec has no such part.
+///
+/// ```swift
+/// let model = try SpecLoader.load(file: "Specs/email-first.json")
+/// model.location(ofStep: "password")?.line                   // 14
+/// model.location(ofEmission: "cancel", inStep: "email")      // the `"cancel": []` entry
+/// ```
+extension FlowModel {
+    /// The step of `state`: its object in `steps`.
+    public func location(ofStep state: String) -> SourceLocation? {
+        locations[Self.stepPath(state).text]
+    }
+
+    /// The `requires` list of `state`'s step.
+    public func location(ofRequires state: String) -> SourceLocation? {
+        locations[Self.stepPath(state).member("requires").text]
+    }
+
+    /// The entry of `event` in the `emits` of `state`'s step.
+    public func location(ofEmission event: String, inStep state: String) -> SourceLocation? {
+        locations[Self.stepPath(state).member("emits").member(event).text]
+    }
+
+    /// Row `index` of `transitions`, counting every row the file declares (duplicates included).
+    public func location(ofRow index: Int) -> SourceLocation? {
+        locations[JSONPath.root.member("transitions").index(index).text]
+    }
+
+    /// The first row of `transitions` from `state` on `event`.
+    public func location(ofRowFrom state: String, on event: String) -> SourceLocation? {
+        spec.transitions.firstIndex { $0.from == state && $0.on == event }.flatMap { location(ofRow: $0) }
+    }
+
+    /// A top-level member of the spec, such as `passcode`.
+    public func location(ofMember key: String) -> SourceLocation? {
+        locations[JSONPath.root.member(key).text]
+    }
+
+    private static func stepPath(_ state: String) -> JSONPath {
+        JSONPath.root.member("steps").member(state)
+    }
+}
