@@ -219,6 +219,37 @@ package struct ConfigurationGraph: Sendable {
         return found
     }
 
+    /// The root configuration of `configuration`'s variant (its config values, at the initial state), by index.
+    func rootIndex(_ configuration: Configuration) -> Int32? {
+        var keys: UInt64 = 0, values: UInt64 = 0
+        for (k, isConfig) in model.layout.isConfig.enumerated() where isConfig {
+            keys |= configuration.keys & (1 << UInt64(k))
+            values |= configuration.values & model.layout.mask(k)
+        }
+        return index[Configuration(state: model.initial.rawValue, keys: keys, values: values)]
+    }
+
+    /// The data of configuration `i` as messages print it: `{email, nextStep=done, attempts=2}`, secrets redacted.
+    func dataText(_ i: Int) -> String {
+        let configuration = configurations[i]
+        return "{" + dataEntries(keys: configuration.keys, values: configuration.values).map { key, value in
+            value.map { "\(key)=\($0)" } ?? key
+        }.joined(separator: ", ") + "}"
+    }
+
+    /// The keys present (and counters) with the value of each valued key or counter (`nil` for a presence key).
+    func dataEntries(keys: UInt64, values: UInt64) -> [(key: String, value: String?)] {
+        let layout = model.layout
+        return model.keys.indices.compactMap { k in
+            guard layout.isCounter(k) || keys & (1 << UInt64(k)) != 0 else { return nil }
+            guard case .presence = layout.kinds[k] else {
+                let shown = model.secrets.contains(KeyID(k)) ? FlowReport.redacted : layout.shown(k, keys: keys, values: values)
+                return (model.keys[k], shown)
+            }
+            return (model.keys[k], nil)
+        }
+    }
+
     /// The shortest path from the root to configuration `position`, one step per frame.
     func path(to position: Int32) -> [PathStep] {
         var chain: [Int32] = []
@@ -230,9 +261,17 @@ package struct ConfigurationGraph: Sendable {
         return chain.reversed().map { at in
             let configuration = configurations[Int(at)]
             let event = via[Int(at)]
+            // A flow with values shows them after each step (secrets redacted); a /1 path shows the keys alone.
+            var values: [String: String]?
+            if !model.layout.presenceOnly {
+                values = [:]
+                for entry in dataEntries(keys: configuration.keys, values: configuration.values) {
+                    if let value = entry.value { values?[entry.key] = value }
+                }
+            }
             return PathStep(event: event < 0 ? nil : model.events[Int(event)],
                             state: model.states[Int(configuration.state)],
-                            data: model.names(of: KeySet(bits: configuration.keys)))
+                            data: model.names(of: KeySet(bits: configuration.keys)), values: values)
         }
     }
 }

@@ -21,9 +21,11 @@ package enum ModelChecker {
         let stateCount = model.stateCount
         let rules = SiteRules(model: model)
         var found: [(position: Int32, violation: Violation)] = []
+        if !model.isStatic { found = frameSites(graph, rules: rules) }
         for state in 0..<stateCount where graph.isReachable(state) {
             let first = graph.firstOfState[state]
-            var sites = rules.stateSites(state)
+            // A static flow's moves depend on the state alone: its sites are the state's, at its first configuration.
+            var sites = model.isStatic ? rules.stateSites(state) : []
             let unmet = graph.firstUnmet[state]
             if unmet >= 0, let violation = rules.unmetRequirement(state: state, keys: graph.configurations[Int(unmet)].keys) {
                 sites.append(violation)

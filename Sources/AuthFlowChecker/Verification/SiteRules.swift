@@ -9,8 +9,8 @@ struct SiteRules {
     let model: FlowModel
     /// Whether a terminal state is reachable from each state by legal forward moves.
     let canExit: [Bool]
-    /// Whether the table has a row out of each state.
-    let hasOutgoingRow: [Bool]
+    /// Whether each row of ``FlowModel/rows`` is a reset row.
+    let isReset: [Bool]
 
     /// Precomputes the backward reachability of the terminal states.
     /// - Complexity: O(states + moves).
@@ -31,23 +31,45 @@ struct SiteRules {
             }
         }
         self.canExit = canExit
-        var outgoing = [Bool](repeating: false, count: model.stateCount)
-        for row in model.rows { outgoing[row.from.index] = true }
-        self.hasOutgoingRow = outgoing
+        var reset = [Bool](repeating: false, count: model.rows.count)
+        for emissions in model.emissions {
+            for emission in emissions { for row in emission.rows where row.reset { reset[row.row] = true } }
+        }
+        self.isReset = reset
     }
 
     /// The `unmet-requirement` violation of the frame `(state, keys)`, if it breaks its state's input contract.
     func unmetRequirement(state: Int, keys: UInt64) -> Violation? {
         let missing = model.requires[state].bits & ~keys
-        guard missing != 0 else { return nil }
+        let unmetAnyOf = model.anyOf[state].filter { $0.bits & keys == 0 }
+        guard missing != 0 || !unmetAnyOf.isEmpty else { return nil }
         let name = model.states[state]
-        return violation(.unmetRequirement, state, "\(name) requires \(model.names(of: KeySet(bits: missing)).joined(separator: ", ")), "
+        let wanted = model.names(of: KeySet(bits: missing))
+            + unmetAnyOf.map { "one of {\(model.names(of: $0).joined(separator: ", "))}" }
+        return violation(.unmetRequirement, state, "\(name) requires \(wanted.joined(separator: ", ")), "
             + "but the data is {\(model.names(of: KeySet(bits: keys)).joined(separator: ", "))}")
     }
 
     /// A violation at `state` with no path yet.
     private func violation(_ property: Property, _ state: Int, event: String? = nil, _ message: String) -> Violation {
         Violation(property: property, state: model.states[state], event: event, message: message, path: [])
+    }
+
+    /// The `terminal-exit` violation of terminal `state`, if it declares a way out that is not a reset.
+    ///
+    /// A terminal state may have reset rows (sign-out starts the flow again) and emit events only
+    /// reset rows take; any other row or emission is a way out of a state that ends the flow.
+    /// Guards are not consulted: declaring the way out is the defect.
+    func terminalExit(_ state: Int) -> Violation? {
+        let name = model.states[state]
+        let rows = model.rows.enumerated().filter { $0.element.from.index == state && !isReset[$0.offset] }
+        let emitted = model.emissions[state].filter { emission in emission.rows.isEmpty || emission.rows.contains { !$0.reset } }
+        guard !emitted.isEmpty || !rows.isEmpty else { return nil }
+        var parts: [String] = []
+        if !emitted.isEmpty { parts.append("emits \(emitted.map { model.events[$0.event.index] }.joined(separator: ", "))") }
+        let targets = rows.map { "\(model.events[$0.element.event.index]) → \(model.states[$0.element.to.index])" }
+        if !targets.isEmpty { parts.append("has outgoing transitions \(targets.joined(separator: ", "))") }
+        return violation(.terminalExit, state, "\(name) is terminal but \(parts.joined(separator: " and "))")
     }
 
     /// The sites `state` violates whatever its data: illegal transitions, then terminal-exit, deadlock or no-exit.
@@ -61,13 +83,7 @@ struct SiteRules {
                                    "\(name) emits \(event), but the table has no transition from \(name) on \(event)"))
         }
         if model.isTerminal[state] {
-            if !moves.isEmpty || hasOutgoingRow[state] {
-                var parts: [String] = []
-                if !moves.isEmpty { parts.append("emits \(moves.map { model.events[$0.event.index] }.joined(separator: ", "))") }
-                let targets = model.rows.filter { $0.from.index == state }.map { "\(model.events[$0.event.index]) → \(model.states[$0.to.index])" }
-                if !targets.isEmpty { parts.append("has outgoing transitions \(targets.joined(separator: ", "))") }
-                sites.append(violation(.terminalExit, state, "\(name) is terminal but \(parts.joined(separator: " and "))"))
-            }
+            if let violation = terminalExit(state) { sites.append(violation) }
         } else if !moves.contains(where: { $0.target != nil }) {
             let why = moves.isEmpty ? "its step emits no events" : "none of the events it emits has a transition"
             sites.append(violation(.deadlock, state, "\(name) is not terminal and has no legal forward move: \(why)"))
