@@ -231,10 +231,12 @@ package struct ConfigurationGraph: Sendable {
 
     /// The data of configuration `i` as messages print it: `{email, nextStep=done, attempts=2}`, secrets redacted.
     func dataText(_ i: Int) -> String {
-        let configuration = configurations[i]
-        return "{" + dataEntries(keys: configuration.keys, values: configuration.values).map { key, value in
-            value.map { "\(key)=\($0)" } ?? key
-        }.joined(separator: ", ") + "}"
+        dataText(keys: configurations[i].keys, values: configurations[i].values)
+    }
+
+    /// The data `(keys, values)` as messages print it.
+    func dataText(keys: UInt64, values: UInt64) -> String {
+        "{" + dataEntries(keys: keys, values: values).map { key, value in value.map { "\(key)=\($0)" } ?? key }.joined(separator: ", ") + "}"
     }
 
     /// The keys present (and counters) with the value of each valued key or counter (`nil` for a presence key).

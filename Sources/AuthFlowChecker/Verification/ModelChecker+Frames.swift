@@ -16,7 +16,7 @@ extension ModelChecker {
         let count = graph.count
         var successors: [FlowModel.Successor] = []
         // Every move of every configuration: illegal events, whether it can move, and the reverse graph for no-exit.
-        var illegal: [Int64: Int32] = [:]     // state << 32 | event → first configuration
+        var illegal: [Int64: (position: Int32, keys: UInt64, values: UInt64)] = [:]   // state << 32 | event → first configuration
         var canMove = [Bool](repeating: false, count: count)
         var reverse = [[Int32]](repeating: [], count: count)
         let rootOf = graph.rootIndex
@@ -27,7 +27,7 @@ extension ModelChecker {
                 switch successor.outcome {
                 case .illegal:
                     let site = Int64(configuration.state) << 32 | Int64(successor.event.rawValue)
-                    if illegal[site] == nil { illegal[site] = Int32(i) }
+                    if illegal[site] == nil { illegal[site] = (Int32(i), successor.effectKeys, successor.effectValues) }
                 case let .push(target, keys, values):
                     canMove[i] = true
                     if let child = graph.index[Configuration(state: target.rawValue, keys: keys, values: values)] {
@@ -59,11 +59,12 @@ extension ModelChecker {
             found.append((Int32(position), Violation(property: property, state: state, event: event, message: message,
                                                       path: graph.path(to: Int32(position)))))
         }
-        for (site, position) in illegal {
+        for (site, first) in illegal {
             let state = Int(site >> 32), event = model.events[Int(site & 0xFFFF_FFFF)]
             let name = model.states[state]
-            report(.illegalTransition, at: Int(position), event: event,
-                   "\(name) emits \(event), but no row of the table from \(name) on \(event) holds for the data \(graph.dataText(Int(position)))")
+            report(.illegalTransition, at: Int(first.position), event: event,
+                   "\(name) emits \(event), but no row of the table from \(name) on \(event) holds for the data after it, "
+                   + graph.dataText(keys: first.keys, values: first.values))
         }
         var deadlocked = Set<Int32>(), stuck = Set<Int32>()
         for i in 0..<count {
