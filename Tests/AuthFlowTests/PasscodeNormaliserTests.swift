@@ -238,6 +238,63 @@ enum PasscodePolicies {
         #expect(normaliser.normalise("😀🏻😀🏻").unicodeScalars.count == 3)
     }
 
+    // MARK: Length
+
+    @Test func aSevenDigitPasteIsReportedOverlong() {
+        let result = PasscodeNormaliser().read("1234567")
+        #expect(result.code == "123456")
+        #expect(result.length == .overlong(extra: 1))
+    }
+
+    @Test(arguments: [
+        (input: "123456", policy: PasscodePolicy.default, code: "123456", length: PasscodeNormaliser.Length.complete),
+        ("١٢٣٤٥٦", PasscodePolicies.digitsOnly, "123456", .complete),
+        ("۱۲۳ ۴۵۶", PasscodePolicies.digitsOnly, "123456", .complete),
+        ("१२३-४५६", PasscodePolicies.digitsOnly, "123456", .complete),
+        ("１２３４５６", PasscodePolicies.digitsOnly, "123456", .complete),
+        ("Your code is 123 456.", PasscodePolicies.digitsOnly, "123456", .complete),
+        ("123", .default, "123", .short(missing: 3)),
+        ("", .default, "", .short(missing: 6)),
+        ("¿?", .default, "", .short(missing: 6)),
+        ("12 34 56 78", .default, "123456", .overlong(extra: 2)),
+        // Extra characters are counted after normalising: the sentence's letters are in the alphabet.
+        ("Your code is 123 456", .default, "YOURCO", .overlong(extra: 10)),
+        // ß uppercases to SS: two alphabet characters.
+        ("12345ß", .default, "12345S", .overlong(extra: 1)),
+        // Characters outside the alphabet are not extra.
+        ("123456!?", .default, "123456", .complete),
+        ("123456\u{200B}-", .default, "123456", .complete),
+        ("", PasscodePolicies.empty, "", .complete),
+        ("1", PasscodePolicies.empty, "", .overlong(extra: 1)),
+    ])
+    func readReportsTheLength(input: String, policy: PasscodePolicy, code: String, length: PasscodeNormaliser.Length) {
+        let result = PasscodeNormaliser(policy: policy).read(input)
+        #expect(scalars(result.code) == scalars(code))
+        #expect(result.length == length)
+        #expect(result.isComplete == (length == .complete))
+    }
+
+    /// `read` and `normalise` agree on the code, for every table input under every policy and random input.
+    @Test(arguments: PasscodePolicies.all)
+    func readGivesTheCodeNormaliseGives(_ policy: PasscodePolicy) {
+        let normaliser = PasscodeNormaliser(policy: policy)
+        var rng = SplitMix64(seed: 0x1E57)
+        let pool = Self.troublesomeScalars + policy.alphabet.sorted { $0.value < $1.value }
+        let random = (0..<500).map { _ in
+            String(String.UnicodeScalarView((0..<Int(rng.next() % 16)).map { _ in pool[Int(rng.next() % UInt64(pool.count))] }))
+        }
+        for input in Self.cases.map(\.input) + random {
+            let result = normaliser.read(input)
+            let code = normaliser.normalise(input)
+            #expect(scalars(result.code) == scalars(code), "\(scalars(input))")
+            switch result.length {
+            case .complete: #expect(code.unicodeScalars.count == policy.maxLength)
+            case .short(let missing): #expect(missing > 0 && code.unicodeScalars.count + missing == policy.maxLength)
+            case .overlong(let extra): #expect(extra > 0 && code.unicodeScalars.count == policy.maxLength)
+            }
+        }
+    }
+
     /// The property checks above can fail: a naive filter (drop what is outside the alphabet, cut,
     /// then uppercase, as the seed article does) breaks them.
     @Test func theChecksCatchANaiveFilter() {

@@ -17,6 +17,11 @@ import Foundation
 /// 5. Characters outside the policy's alphabet are dropped.
 /// 6. The result is cut to ``PasscodePolicy/maxLength`` unicode scalars.
 ///
+/// ``normalise(_:)`` returns the code alone. ``read(_:)`` also says whether the input held a
+/// complete code, too few characters, or more than the policy allows (see ``Length``), so a screen
+/// can ask again instead of submitting a wrong code: a seven-digit paste into a six-digit field is
+/// ``Length/overlong(extra:)``, not a silently cut code.
+///
 /// Two guarantees hold for every string `x` and every policy, however odd its alphabet:
 /// `normalise(normalise(x))` is `normalise(x)` scalar for scalar (not merely canonically
 /// equivalent, which is all `String`'s `==` checks), and `policy.admits(normalise(x))`.
@@ -45,6 +50,7 @@ import Foundation
 /// normaliser.normalise("１２３ ４５６")   // "123456"
 /// normaliser.normalise("ab\u{200B}c12") // "ABC12"
 /// normaliser.normalise("١٢٣-٤٥٦")       // "123456"
+/// normaliser.read("1234567")            // Result(code: "123456", length: .overlong(extra: 1))
 /// ```
 ///
 /// The alphabet's stable scalars are decided once, when the policy is set, and kept in a table, so
@@ -75,12 +81,35 @@ public struct PasscodeNormaliser: Sendable {
     ///   when nothing in the input is in the alphabet.
     /// - Complexity: O(*n*), where *n* is the length of `input`.
     public func normalise(_ input: String) -> String {
+        scan(input, countingPastTheLimit: false).code
+    }
+
+    /// Normalises a typed or pasted passcode, and says whether it held a complete code.
+    ///
+    /// The code is the one ``normalise(_:)`` returns. The length compares the number of characters
+    /// the input held *after* normalising, the ones within the alphabet, with
+    /// ``PasscodePolicy/maxLength``: exactly that many is ``Length/complete``, fewer is
+    /// ``Length/short(missing:)``, more is ``Length/overlong(extra:)`` (the code is then cut, and the
+    /// user most likely pasted the wrong thing). Characters the normaliser removes or drops (spaces,
+    /// dashes, invisible characters, anything outside the alphabet) never count, and one input
+    /// character can count as several (`ß` is `SS`).
+    ///
+    /// ```swift
+    /// let digits = PasscodeNormaliser(policy: PasscodePolicy(maxLength: 6, alphabet: "0123456789"))
+    /// digits.read("Your code is ١٢٣ ٤٥٦.")  // Result(code: "123456", length: .complete)
+    /// digits.read("123 45")                 // Result(code: "12345", length: .short(missing: 1))
+    /// digits.read("1234567")                // Result(code: "123456", length: .overlong(extra: 1))
+    /// ```
+    ///
+    /// - Parameter input: any string, as typed or pasted.
+    /// - Returns: the normalised code and how its length compares with the policy's.
+    /// - Complexity: O(*n*), where *n* is the length of `input`; unlike ``normalise(_:)``, it reads
+    ///   past the cut to count the extra characters.
+    public func read(_ input: String) -> Result {
+        let (code, found) = scan(input, countingPastTheLimit: true)
         let limit = policy.maxLength
-        guard limit > 0, !input.isEmpty else { return "" }
-        if input.utf8.allSatisfy({ $0 < 0x80 }) {
-            return normaliseASCII(input, limit: limit)
-        }
-        return filterStable(Self.foldAndUppercase(input), limit: limit)
+        let length: Length = found < limit ? .short(missing: limit - found) : found > limit ? .overlong(extra: found - limit) : .complete
+        return Result(code: code, length: length)
     }
 
     /// The alphabet scalars that normalisation can produce, the ones it outputs when it meets them.
@@ -107,31 +136,44 @@ public struct PasscodeNormaliser: Sendable {
 
     // MARK: Steps
 
+    /// The code, and how many characters the input held after normalising: all of them when
+    /// `countingPastTheLimit`, else at most ``PasscodePolicy/maxLength`` (the scan stops at the cut).
+    private func scan(_ input: String, countingPastTheLimit: Bool) -> (code: String, found: Int) {
+        let limit = policy.maxLength
+        guard limit > 0 || countingPastTheLimit, !input.isEmpty else { return ("", 0) }
+        if input.utf8.allSatisfy({ $0 < 0x80 }) {
+            return scanASCII(input, limit: limit, countingPastTheLimit: countingPastTheLimit)
+        }
+        return scanFolded(Self.foldAndUppercase(input), limit: limit, countingPastTheLimit: countingPastTheLimit)
+    }
+
     /// The ASCII-only path: ASCII is its own NFKC form and uppercases byte by byte.
-    private func normaliseASCII(_ input: String, limit: Int) -> String {
+    private func scanASCII(_ input: String, limit: Int, countingPastTheLimit: Bool) -> (code: String, found: Int) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Swift.min(limit, input.utf8.count))
+        var found = 0
         for byte in input.utf8 {
             let upper = (byte &- 0x61) < 26 ? byte &- 0x20 : byte
             guard table.isStableASCII(upper) else { continue }
-            bytes.append(upper)
-            if bytes.count == limit { break }
+            found += 1
+            if found <= limit { bytes.append(upper) }
+            if found >= limit, !countingPastTheLimit { break }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return (String(decoding: bytes, as: UTF8.self), found)
     }
 
     /// Steps 3 to 6 on folded, uppercased text: keeps its stable scalars, other scripts' digits as
     /// their ASCII digit, up to `limit` of them.
-    private func filterStable(_ text: String, limit: Int) -> String {
+    private func scanFolded(_ text: String, limit: Int, countingPastTheLimit: Bool) -> (code: String, found: Int) {
         var output = String.UnicodeScalarView()
-        var count = 0
+        var found = 0
         for scalar in text.unicodeScalars {
             guard let kept = table.output(for: scalar) else { continue }
-            output.append(kept)
-            count += 1
-            if count == limit { break }
+            found += 1
+            if found <= limit { output.append(kept) }
+            if found >= limit, !countingPastTheLimit { break }
         }
-        return String(output)
+        return (String(output), found)
     }
 
     /// Step 3 for one scalar: the ASCII digit of a decimal digit of another script (general category
@@ -153,6 +195,49 @@ public struct PasscodeNormaliser: Sendable {
             return upper
         }
         return CompatibilityFolding.nfkc(upper)
+    }
+}
+
+// MARK: - The length result
+
+extension PasscodeNormaliser {
+    /// A normalised code and whether the input held a complete one, as ``PasscodeNormaliser/read(_:)`` returns it.
+    public struct Result: Hashable, Sendable {
+        /// The normalised code: what ``PasscodeNormaliser/normalise(_:)`` returns for the same input.
+        public var code: String
+        /// How many characters the input held after normalising, compared with the policy's length.
+        public var length: Length
+
+        /// Creates a result.
+        public init(code: String, length: Length) {
+            self.code = code
+            self.length = length
+        }
+
+        /// Whether the input held exactly ``PasscodePolicy/maxLength`` characters of the alphabet.
+        public var isComplete: Bool { length == .complete }
+    }
+
+    /// How many characters of the alphabet an input held, after normalising, against ``PasscodePolicy/maxLength``.
+    ///
+    /// Counts are in unicode scalars of the normalised text, as ``PasscodePolicy/maxLength`` is.
+    public enum Length: Hashable, Sendable {
+        /// Exactly ``PasscodePolicy/maxLength``: the code can be submitted.
+        case complete
+        /// Fewer: `missing` more characters are needed (the user is still typing, or pasted part of the code).
+        case short(missing: Int)
+        /// More: the code is cut to ``PasscodePolicy/maxLength`` and `extra` characters were left
+        /// out. The user likely pasted the wrong thing; ask again rather than submit the cut code.
+        case overlong(extra: Int)
+
+        /// `complete`, `short` or `overlong`, as reports and `authcheck passcode --format json` print it.
+        public var name: String {
+            switch self {
+            case .complete: "complete"
+            case .short: "short"
+            case .overlong: "overlong"
+            }
+        }
     }
 }
 
