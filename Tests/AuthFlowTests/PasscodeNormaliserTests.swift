@@ -253,6 +253,10 @@ enum PasscodePolicies {
         ("१२३-४५६", PasscodePolicies.digitsOnly, "123456", .complete),
         ("１２３４５６", PasscodePolicies.digitsOnly, "123456", .complete),
         ("Your code is 123 456.", PasscodePolicies.digitsOnly, "123456", .complete),
+        // The examples in the documentation.
+        ("Your code is ١٢٣ ٤٥٦.", PasscodePolicies.digitsOnly, "123456", .complete),
+        ("123 45", PasscodePolicies.digitsOnly, "12345", .short(missing: 1)),
+        ("١٢٣-٤٥٦", .default, "123456", .complete),
         ("123", .default, "123", .short(missing: 3)),
         ("", .default, "", .short(missing: 6)),
         ("¿?", .default, "", .short(missing: 6)),

@@ -120,8 +120,9 @@ public struct PasscodeNormaliser: Sendable {
     /// The alphabet scalars that normalisation can never produce, in code point order.
     ///
     /// These are lowercase letters, compatibility characters, decimal digits other than ASCII,
-    /// whitespace, dash-like separators and invisible characters, combining marks and conjoining jamo. A policy that lists them almost certainly meant something
-    /// else (for example `a`–`z` where it meant `A`–`Z`).
+    /// whitespace, dash-like separators and invisible characters, combining marks and conjoining
+    /// jamo. A policy that lists them almost certainly meant something else (for example `a`–`z`
+    /// where it meant `A`–`Z`).
     public var unreachableAlphabet: [Unicode.Scalar] {
         policy.alphabet.subtracting(table.stable).sorted { $0.value < $1.value }
     }
