@@ -61,7 +61,8 @@ package struct TypedPasscode: Sendable, CustomStringConvertible {
             var units = characters.map { scalar in digits.write(scalar) ?? letters.write(scalar) ?? String(scalar) }
             if digits.zero != "0" { how.append("\(digits.name) digits") }
             if letters != .asIs { how.append("\(letters.rawValue) letters") }
-            let invisible = try Gen<[String]>.array(of: .element(of: invisibles), count: units.count + 1).generate(&source)
+            let invisible = try Gen.bool(probability: 0.3).generate(&source)
+                ? try Gen<[String]>.array(of: .element(of: invisibles), count: units.count + 1).generate(&source) : []
             if invisible.contains(where: { !$0.isEmpty }) {
                 units = zip(invisible, units).map { $0 + $1 } + [invisible[units.count]]
                 how.append("zero-width characters")
@@ -74,7 +75,8 @@ package struct TypedPasscode: Sendable, CustomStringConvertible {
                 typed += unit
             }
             if group > 0, characters.count > group { how.append("in groups of \(group) split by \(PasscodeCheck.scalars(separator))") }
-            if !phrases.isEmpty, let phrase = try Gen.element(of: [nil] + phrases.map { $0 }).generate(&source) {
+            if !phrases.isEmpty, try Gen.bool(probability: 0.3).generate(&source) {
+                let phrase = try Gen.element(of: phrases).generate(&source)
                 typed = phrase.prefix + typed + phrase.suffix
                 how.append("inside \(PasscodeCheck.scalars(phrase.prefix + "…" + phrase.suffix))")
             }
@@ -130,7 +132,7 @@ package struct TypedPasscode: Sendable, CustomStringConvertible {
         }
     }
 
-    /// What may sit between a code's characters: mostly nothing, else one zero-width or invisible character.
+    /// What may sit between a code's characters, when anything does: nothing, or one zero-width or invisible character.
     static let invisibles = ["", "", "", "\u{200B}", "\u{200C}", "\u{200D}", "\u{2060}", "\u{FEFF}", "\u{00AD}", "\u{200E}", "\u{200F}"]
 
     /// What splits a code's groups: spaces and dashes of every kind people and apps use.
