@@ -155,6 +155,13 @@ extension EndToEndCase {
         .init("passcode-dash-input", ["passcode", "--", "-12-34-"]),
         .init("passcode-invalid-spec", ["passcode", "--spec", Fixture.spec("malformed"), "123"]),
         .init("passcode-bad-max-length", ["passcode", "--max-length", "-1", "123"]),
+        .init("passcode-arabic-indic-digits", ["passcode", "--max-length", "6", "--alphabet", "0123456789", "١٢٣٤٥٦"]),
+        .init("passcode-other-scripts", ["passcode", "١٢٣٤٥٦", "۱۲۳ ۴۵۶", "१२३-४५६", "１２３４５６", "12–34−56", "১২৩৪৫৬"]),
+        .init("passcode-json", ["passcode", "--format", "json", "--alphabet", "0123456789",
+                                "١٢٣٤٥٦", "1234567", "123", "", "Your code is 123 456.", "say \"hi\"\u{1}"]),
+        .init("passcode-json-stdin", ["passcode", "--format=json"], stdin: "۱۲۳۴۵۶\n12 34 56 78\n"),
+        .init("passcode-report-length", ["passcode", "--report-length", "123456", "1234567", "12 3", ""]),
+        .init("passcode-bad-format", ["passcode", "--format", "yaml", "123"]),
     ]
 
     /// Wrong usage: what was wrong, the nearest option or command, then the usage (exit 2).

@@ -29,12 +29,16 @@ enum PasscodePolicies {
     static let greek = PasscodePolicy(maxLength: 4, alphabet: "ΑΒΓΣ")
     static let sharpS = PasscodePolicy(maxLength: 4, alphabet: "Sẞ")
     static let emoji = PasscodePolicy(maxLength: 4, alphabet: "😀🏻12\u{FE0F}\u{20E3}")
+    /// A hyphen in the alphabet: dash-like separators are removed, so it is never output.
+    static let withHyphen = PasscodePolicy(maxLength: 6, alphabet: "0123456789-")
+    /// Arabic-Indic digits in the alphabet: every decimal digit becomes ASCII, so they are never output.
+    static let arabicIndic = PasscodePolicy(maxLength: 6, alphabet: "٠١٢٣٤٥٦٧٨٩0123")
     static let empty = PasscodePolicy(maxLength: 0, alphabet: PasscodePolicy.defaultAlphabet)
     static let long = PasscodePolicy(maxLength: 64, alphabet: PasscodePolicy.defaultAlphabet + "ÉÖÄÜß-")
 
     static let all: [PasscodePolicy] = [
         .default, digitsOnly, lowercase, mixedCase, combining, compatibility, hangul, turkish, greek,
-        sharpS, emoji, empty, long,
+        sharpS, emoji, withHyphen, arabicIndic, empty, long,
     ]
 }
 
@@ -78,8 +82,22 @@ enum PasscodePolicies {
         .init(note: "precomposed é uppercases to É, dropped", input: "é2", expected: "2"),
         .init(note: "a combining mark on a digit is dropped", input: "1\u{0301}2", expected: "12"),
         .init(note: "emoji dropped", input: "😀123", expected: "123"),
-        .init(note: "Arabic-Indic digits are not folded by NFKC", input: "١٢٣4", expected: "4"),
-        .init(note: "Devanagari digits are not folded either", input: "१२३", expected: ""),
+        .init(note: "Arabic-Indic digits become ASCII", input: "١٢٣٤٥٦", expected: "123456"),
+        .init(note: "Persian digits become ASCII", input: "۱۲۳۴۵۶", expected: "123456"),
+        .init(note: "Devanagari digits become ASCII", input: "१२३४५६", expected: "123456"),
+        .init(note: "Bengali and Thai digits become ASCII", input: "০১২๓๔๕", expected: "012345"),
+        .init(note: "Arabic-Indic digits, digits only", input: "١٢٣٤٥٦",
+              policy: PasscodePolicies.digitsOnly, expected: "123456"),
+        .init(note: "scripts mixed in one code", input: "١٢۳4５६", expected: "123456"),
+        .init(note: "Arabic-Indic digits after a right-to-left mark", input: "\u{200F}٩٨٧ ٦٥٤", expected: "987654"),
+        .init(note: "a mark on an Arabic-Indic digit is dropped, the digit kept", input: "٣\u{0301}", expected: "3"),
+        // Dash-like separators
+        .init(note: "hyphen-minus between groups", input: "123-456", expected: "123456"),
+        .init(note: "en dash, minus sign, non-breaking hyphen", input: "12–34−56‑", expected: "123456"),
+        .init(note: "a hyphen is removed even when the alphabet lists it", input: "12-34‐56",
+              policy: PasscodePolicies.withHyphen, expected: "123456"),
+        .init(note: "full-width and small hyphen-minus are removed", input: "12－34﹣5⁻6",
+              policy: PasscodePolicies.withHyphen, expected: "123456"),
         // Pasted text and length
         .init(note: "pasted sentence, default alphabet", input: "Your code is 123 456", expected: "YOURCO"),
         .init(note: "pasted sentence, digits only", input: "Your code is 123 456",
@@ -198,6 +216,10 @@ enum PasscodePolicies {
             == [" ", "\u{B2}", "\u{200B}", "\u{216B}", "\u{FB01}", "\u{FEFF}"])
         #expect(PasscodeNormaliser(policy: PasscodePolicies.hangul).unreachableAlphabet == ["\u{1100}", "\u{1161}", "\u{11A8}"])
         #expect(PasscodeNormaliser(policy: PasscodePolicies.emoji).unreachableAlphabet == ["\u{20E3}", "\u{FE0F}"])
+        #expect(PasscodeNormaliser(policy: PasscodePolicies.withHyphen).unreachableAlphabet == ["-"])
+        #expect(PasscodeNormaliser(policy: PasscodePolicies.arabicIndic).unreachableAlphabet
+            == (0x660...0x669).map { Unicode.Scalar($0)! })
+        #expect(PasscodeNormaliser(policy: PasscodePolicies.long).unreachableAlphabet == ["-", "ß"])
     }
 
     @Test func changingThePolicyRebuildsTheTable() {
@@ -214,6 +236,67 @@ enum PasscodePolicies {
         // "😀🏻" is one Character but two scalars.
         #expect(normaliser.normalise("😀🏻😀🏻") == "😀🏻😀")
         #expect(normaliser.normalise("😀🏻😀🏻").unicodeScalars.count == 3)
+    }
+
+    // MARK: Length
+
+    @Test func aSevenDigitPasteIsReportedOverlong() {
+        let result = PasscodeNormaliser().read("1234567")
+        #expect(result.code == "123456")
+        #expect(result.length == .overlong(extra: 1))
+    }
+
+    @Test(arguments: [
+        (input: "123456", policy: PasscodePolicy.default, code: "123456", length: PasscodeNormaliser.Length.complete),
+        ("١٢٣٤٥٦", PasscodePolicies.digitsOnly, "123456", .complete),
+        ("۱۲۳ ۴۵۶", PasscodePolicies.digitsOnly, "123456", .complete),
+        ("१२३-४५६", PasscodePolicies.digitsOnly, "123456", .complete),
+        ("１２３４５６", PasscodePolicies.digitsOnly, "123456", .complete),
+        ("Your code is 123 456.", PasscodePolicies.digitsOnly, "123456", .complete),
+        // The examples in the documentation.
+        ("Your code is ١٢٣ ٤٥٦.", PasscodePolicies.digitsOnly, "123456", .complete),
+        ("123 45", PasscodePolicies.digitsOnly, "12345", .short(missing: 1)),
+        ("١٢٣-٤٥٦", .default, "123456", .complete),
+        ("123", .default, "123", .short(missing: 3)),
+        ("", .default, "", .short(missing: 6)),
+        ("¿?", .default, "", .short(missing: 6)),
+        ("12 34 56 78", .default, "123456", .overlong(extra: 2)),
+        // Extra characters are counted after normalising: the sentence's letters are in the alphabet.
+        ("Your code is 123 456", .default, "YOURCO", .overlong(extra: 10)),
+        // ß uppercases to SS: two alphabet characters.
+        ("12345ß", .default, "12345S", .overlong(extra: 1)),
+        // Characters outside the alphabet are not extra.
+        ("123456!?", .default, "123456", .complete),
+        ("123456\u{200B}-", .default, "123456", .complete),
+        ("", PasscodePolicies.empty, "", .complete),
+        ("1", PasscodePolicies.empty, "", .overlong(extra: 1)),
+    ])
+    func readReportsTheLength(input: String, policy: PasscodePolicy, code: String, length: PasscodeNormaliser.Length) {
+        let result = PasscodeNormaliser(policy: policy).read(input)
+        #expect(scalars(result.code) == scalars(code))
+        #expect(result.length == length)
+        #expect(result.isComplete == (length == .complete))
+    }
+
+    /// `read` and `normalise` agree on the code, for every table input under every policy and random input.
+    @Test(arguments: PasscodePolicies.all)
+    func readGivesTheCodeNormaliseGives(_ policy: PasscodePolicy) {
+        let normaliser = PasscodeNormaliser(policy: policy)
+        var rng = SplitMix64(seed: 0x1E57)
+        let pool = Self.troublesomeScalars + policy.alphabet.sorted { $0.value < $1.value }
+        let random = (0..<500).map { _ in
+            String(String.UnicodeScalarView((0..<Int(rng.next() % 16)).map { _ in pool[Int(rng.next() % UInt64(pool.count))] }))
+        }
+        for input in Self.cases.map(\.input) + random {
+            let result = normaliser.read(input)
+            let code = normaliser.normalise(input)
+            #expect(scalars(result.code) == scalars(code), "\(scalars(input))")
+            switch result.length {
+            case .complete: #expect(code.unicodeScalars.count == policy.maxLength)
+            case .short(let missing): #expect(missing > 0 && code.unicodeScalars.count + missing == policy.maxLength)
+            case .overlong(let extra): #expect(extra > 0 && code.unicodeScalars.count == policy.maxLength)
+            }
+        }
     }
 
     /// The property checks above can fail: a naive filter (drop what is outside the alphabet, cut,
@@ -244,7 +327,8 @@ enum PasscodePolicies {
         "aAzZ09ßẞıİiŉǰΐﬀﬁﬃ²Ⅻ①１ｚ𝟏٣१😀🏻\u{FE0F}\u{20E3}" +
         " \t\n\u{A0}\u{3000}\u{200B}\u{200C}\u{200D}\u{2060}\u{FEFF}\u{AD}\u{200E}\u{202E}\u{E0001}\u{180E}" +
         "\u{301}\u{308}\u{327}\u{345}\u{3099}\u{309A}\u{FF9E}\u{0B3E}\u{0B47}\u{0CC2}\u{0CC6}\u{1161}\u{11A8}\u{1100}" +
-        "가각éÉEe\u{0F73}\u{0344}\u{16D63}\u{16D67}ǅǆΣσς\u{1E9B}\u{0958}\u{2126}\u{212B}\u{1F1FA}\u{1F1F8}"
+        "가각éÉEe\u{0F73}\u{0344}\u{16D63}\u{16D67}ǅǆΣσς\u{1E9B}\u{0958}\u{2126}\u{212B}\u{1F1FA}\u{1F1F8}" +
+        "-‐‑–—−－﹣⁻₋٠۹०৯๓\u{1D7D8}"
     ).unicodeScalars)
 
     static func randomScalar(_ rng: inout SplitMix64) -> Unicode.Scalar {

@@ -8,7 +8,9 @@
 
 /// Guarantees checked on every input (section 5 of the spec format):
 /// - `normalise(normalise(x))` equals `normalise(x)` scalar for scalar;
-/// - the output is within the policy (`admits`) and is reported as normalised (`isNormalised`).
+/// - the output is within the policy (`admits`) and is reported as normalised (`isNormalised`);
+/// - `read` gives the same code, and a length that agrees with it (complete or overlong only at
+///   `maxLength` characters, short by exactly the characters missing).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func passcodeFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -32,6 +34,20 @@ public func passcodeFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) 
     }
     guard normaliser.isNormalised(once) else {
         fatalError("isNormalised is false for an output: \(Array(once.unicodeScalars))")
+    }
+    let read = normaliser.read(input)
+    guard read.code.unicodeScalars.elementsEqual(once.unicodeScalars) else {
+        fatalError("read and normalise disagree: \(Array(read.code.unicodeScalars)) and \(Array(once.unicodeScalars))")
+    }
+    let count = once.unicodeScalars.count
+    let consistent: Bool
+    switch read.length {
+    case .complete: consistent = count == policy.maxLength
+    case .short(let missing): consistent = missing > 0 && count + missing == policy.maxLength
+    case .overlong(let extra): consistent = extra > 0 && count == policy.maxLength
+    }
+    guard consistent else {
+        fatalError("length \(read.length) disagrees with a code of \(count) for maxLength \(policy.maxLength)")
     }
     return 0
 }

@@ -1,7 +1,8 @@
 import AuthFlow
 import AuthFlowChecker
 
-/// `authcheck passcode INPUT...`: prints each input normalised by a passcode policy, one per line.
+/// `authcheck passcode INPUT...`: prints each input normalised by a passcode policy, one per line,
+/// or with `--format json` one object per line with the input, the code and its length result.
 enum PasscodeCommand: Subcommand {
     static let name = "passcode"
     static let abstract = "print each input normalised, one per line"
@@ -21,13 +22,28 @@ enum PasscodeCommand: Subcommand {
     static let spec = Option<String?>("--spec", value: "FILE",
                                       help: "take the policy from this spec's passcode object; --max-length and --alphabet override it",
                                       default: nil) { text, _ throws(UsageError) in text }
-    static let options = [maxLength.spec, alphabet.spec, spec.spec]
+    static let format = CommonOptions.format(["text", "json"], help:
+        "output format (default text); json prints one object per input and line: input, code, length, and missing or extra")
+    static let reportLength = Option(flag: "--report-length", help:
+        "with text output, say on stderr which inputs were short or overlong (see LENGTH)")
+    static let options = [maxLength.spec, alphabet.spec, spec.spec, format.spec, reportLength.spec]
     static let discussion = [
         (title: "NORMALISING", body: """
             Compatibility forms are folded (full-width digits become ASCII), letters are
-            uppercased, whitespace and invisible formatting characters are removed,
-            characters outside the alphabet are dropped, and the result is cut to the
-            maximum length. An input with nothing left prints as an empty line.
+            uppercased, decimal digits of every script (Arabic-Indic, Persian,
+            Devanagari, ...) become ASCII digits, whitespace, dashes and invisible
+            formatting characters are removed, characters outside the alphabet are
+            dropped, and the result is cut to the maximum length. An input with nothing
+            left prints as an empty line.
+            """),
+        (title: "LENGTH", body: """
+            An input is complete when it holds exactly the maximum length of alphabet
+            characters once normalised, short when it holds fewer, and overlong when it
+            holds more: the code is then cut, and the user likely pasted the wrong thing.
+            Text output prints the code alone; --report-length adds a line on stderr per
+            short or overlong input. JSON output prints, per input,
+            {"input": ..., "code": ..., "length": "complete" | "short" | "overlong"},
+            with "missing": N when short and "extra": N when overlong.
             """),
         (title: "EXIT STATUS", body: """
             0  every input was normalised
@@ -39,6 +55,10 @@ enum PasscodeCommand: Subcommand {
         var maxLength: Int?
         var alphabet: String?
         var spec: String?
+        /// `text` or `json`.
+        var format: String
+        /// Whether text output says on stderr which inputs were short or overlong.
+        var reportLength: Bool
         /// The inputs on the command line; none means stdin's lines.
         var inputs: [String]
 
@@ -46,6 +66,8 @@ enum PasscodeCommand: Subcommand {
             maxLength = try parsed.value(of: PasscodeCommand.maxLength)
             alphabet = try parsed.value(of: PasscodeCommand.alphabet)
             spec = try parsed.value(of: PasscodeCommand.spec)
+            format = try parsed.value(of: PasscodeCommand.format)
+            reportLength = try parsed.value(of: PasscodeCommand.reportLength)
             inputs = parsed.positionals
         }
     }
@@ -69,9 +91,37 @@ enum PasscodeCommand: Subcommand {
         }
         policy = PasscodePolicy(maxLength: settings.maxLength ?? policy.maxLength, alphabet: settings.alphabet ?? policy.alphabetText)
         let normaliser = PasscodeNormaliser(policy: policy)
-        for input in inputs {
-            context.console.out(normaliser.normalise(input))
+        for (index, input) in inputs.enumerated() {
+            let result = normaliser.read(input)
+            if settings.format == "json" {
+                context.console.out(json(input: input, result).rendered(pretty: false))
+                continue
+            }
+            context.console.out(result.code)
+            if settings.reportLength, let note = lengthNote(result.length, maxLength: policy.maxLength) {
+                context.console.err("authcheck passcode: input \(index + 1): \(note)")
+            }
         }
         return 0
+    }
+
+    /// `{"input": …, "code": …, "length": "overlong", "extra": 1}`: one input's line of JSON output.
+    static func json(input: String, _ result: PasscodeNormaliser.Result) -> JSON {
+        var members: [(String, JSON)] = [("input", .string(input)), ("code", .string(result.code)), ("length", .string(result.length.name))]
+        switch result.length {
+        case .complete: break
+        case .short(let missing): members.append(("missing", .int(missing)))
+        case .overlong(let extra): members.append(("extra", .int(extra)))
+        }
+        return .object(JSONObject(members))
+    }
+
+    /// What `--report-length` says about a short or overlong input; nil for a complete one.
+    static func lengthNote(_ length: PasscodeNormaliser.Length, maxLength: Int) -> String? {
+        switch length {
+        case .complete: nil
+        case .short(let missing): "short: \(missing) of \(maxLength) characters missing"
+        case .overlong(let extra): "overlong: \(extra) more than \(maxLength) characters, cut (a wrong paste?)"
+        }
     }
 }

@@ -7,12 +7,20 @@ import Foundation
 ///    `ff`, `²` becomes `2`, `Ⅻ` becomes `XII`, `①` becomes `1`.
 /// 2. Letters are uppercased (`a` → `A`, `ß` → `SS`, dotless `ı` → `I`), and the result is folded
 ///    again, since uppercasing can leave compatibility or decomposed forms behind.
-/// 3. Every whitespace and invisible formatting character is removed: all of Unicode's
-///    `White_Space`, the general categories Cc, Cf, Zs, Zl and Zp, and every default-ignorable code
-///    point (zero-width space and joiners, byte-order mark, soft hyphen, bidi marks, variation
-///    selectors).
-/// 4. Characters outside the policy's alphabet are dropped.
-/// 5. The result is cut to ``PasscodePolicy/maxLength`` unicode scalars.
+/// 3. Decimal digits of every script (general category Nd) become their ASCII digit: Arabic-Indic
+///    `١٢٣`, Persian `۱۲۳`, Devanagari `१२३`, Bengali `১২৩` and Thai `๑๒๓` all become `123`.
+/// 4. Every whitespace, dash-like separator and invisible formatting character is removed: all of
+///    Unicode's `White_Space`, the general categories Cc, Cf, Zs, Zl, Zp and Pd (hyphen-minus,
+///    hyphen, non-breaking hyphen, en and em dashes, …), the minus signs `−` `➖` `˗` and the hyphen
+///    bullet `⁃`, and every default-ignorable code point (zero-width space and joiners, byte-order
+///    mark, soft hyphen, bidi marks, variation selectors).
+/// 5. Characters outside the policy's alphabet are dropped.
+/// 6. The result is cut to ``PasscodePolicy/maxLength`` unicode scalars.
+///
+/// ``normalise(_:)`` returns the code alone. ``read(_:)`` also says whether the input held a
+/// complete code, too few characters, or more than the policy allows (see ``Length``), so a screen
+/// can ask again instead of submitting a wrong code: a seven-digit paste into a six-digit field is
+/// ``Length/overlong(extra:)``, not a silently cut code.
 ///
 /// Two guarantees hold for every string `x` and every policy, however odd its alphabet:
 /// `normalise(normalise(x))` is `normalise(x)` scalar for scalar (not merely canonically
@@ -22,13 +30,15 @@ import Foundation
 /// alphabet that the steps above leave unchanged on their own and that can never compose with a
 /// neighbour. Alphabet characters that are not stable are never output, so no input can produce them:
 /// lowercase letters (uppercasing changes them), compatibility characters such as `ﬁ` or `²`
-/// (folding changes them), whitespace and invisible characters, combining marks (`U+0301`), and
-/// conjoining Hangul jamo (they compose into syllables). ``unreachableAlphabet`` lists them, so a
-/// spec loader can warn about a policy that can never match what it declares.
+/// (folding changes them), decimal digits other than ASCII (step 3 changes them), whitespace,
+/// dash-like separators and invisible characters, combining marks (`U+0301`), and conjoining
+/// Hangul jamo (they compose into syllables). ``unreachableAlphabet`` lists them, so a spec loader
+/// can warn about a policy that can never match what it declares.
 ///
 /// Some consequences worth knowing:
-/// - Digits of other scripts, such as the Arabic-Indic `٣`, are not compatibility forms of ASCII
-///   digits, so NFKC keeps them and the default alphabet drops them.
+/// - An alphabet of ASCII digits accepts a code typed on any script's digit keyboard, and an
+///   alphabet that lists `٣` itself never outputs it: it always becomes `3`.
+/// - A hyphen in the alphabet is never output: `12-34` is `1234` whatever the alphabet.
 /// - Folding composes a letter with a following combining mark: `E` + `U+0301` becomes `É`, which the
 ///   default alphabet drops as a whole rather than keeping the `E`.
 /// - `İ` (capital I with dot) is its own letter; it is dropped unless the alphabet holds it.
@@ -39,6 +49,8 @@ import Foundation
 /// let normaliser = PasscodeNormaliser()
 /// normaliser.normalise("１２３ ４５６")   // "123456"
 /// normaliser.normalise("ab\u{200B}c12") // "ABC12"
+/// normaliser.normalise("١٢٣-٤٥٦")       // "123456"
+/// normaliser.read("1234567")            // Result(code: "123456", length: .overlong(extra: 1))
 /// ```
 ///
 /// The alphabet's stable scalars are decided once, when the policy is set, and kept in a table, so
@@ -69,12 +81,35 @@ public struct PasscodeNormaliser: Sendable {
     ///   when nothing in the input is in the alphabet.
     /// - Complexity: O(*n*), where *n* is the length of `input`.
     public func normalise(_ input: String) -> String {
+        scan(input, countingPastTheLimit: false).code
+    }
+
+    /// Normalises a typed or pasted passcode, and says whether it held a complete code.
+    ///
+    /// The code is the one ``normalise(_:)`` returns. The length compares the number of characters
+    /// the input held *after* normalising, the ones within the alphabet, with
+    /// ``PasscodePolicy/maxLength``: exactly that many is ``Length/complete``, fewer is
+    /// ``Length/short(missing:)``, more is ``Length/overlong(extra:)`` (the code is then cut, and the
+    /// user most likely pasted the wrong thing). Characters the normaliser removes or drops (spaces,
+    /// dashes, invisible characters, anything outside the alphabet) never count, and one input
+    /// character can count as several (`ß` is `SS`).
+    ///
+    /// ```swift
+    /// let digits = PasscodeNormaliser(policy: PasscodePolicy(maxLength: 6, alphabet: "0123456789"))
+    /// digits.read("Your code is ١٢٣ ٤٥٦.")  // Result(code: "123456", length: .complete)
+    /// digits.read("123 45")                 // Result(code: "12345", length: .short(missing: 1))
+    /// digits.read("1234567")                // Result(code: "123456", length: .overlong(extra: 1))
+    /// ```
+    ///
+    /// - Parameter input: any string, as typed or pasted.
+    /// - Returns: the normalised code and how its length compares with the policy's.
+    /// - Complexity: O(*n*), where *n* is the length of `input`; unlike ``normalise(_:)``, it reads
+    ///   past the cut to count the extra characters.
+    public func read(_ input: String) -> Result {
+        let (code, found) = scan(input, countingPastTheLimit: true)
         let limit = policy.maxLength
-        guard limit > 0, !input.isEmpty else { return "" }
-        if input.utf8.allSatisfy({ $0 < 0x80 }) {
-            return normaliseASCII(input, limit: limit)
-        }
-        return filterStable(Self.foldAndUppercase(input), limit: limit)
+        let length: Length = found < limit ? .short(missing: limit - found) : found > limit ? .overlong(extra: found - limit) : .complete
+        return Result(code: code, length: length)
     }
 
     /// The alphabet scalars that normalisation can produce, the ones it outputs when it meets them.
@@ -84,9 +119,10 @@ public struct PasscodeNormaliser: Sendable {
 
     /// The alphabet scalars that normalisation can never produce, in code point order.
     ///
-    /// These are lowercase letters, compatibility characters, whitespace and invisible characters,
-    /// combining marks and conjoining jamo. A policy that lists them almost certainly meant something
-    /// else (for example `a`–`z` where it meant `A`–`Z`).
+    /// These are lowercase letters, compatibility characters, decimal digits other than ASCII,
+    /// whitespace, dash-like separators and invisible characters, combining marks and conjoining
+    /// jamo. A policy that lists them almost certainly meant something else (for example `a`–`z`
+    /// where it meant `A`–`Z`).
     public var unreachableAlphabet: [Unicode.Scalar] {
         policy.alphabet.subtracting(table.stable).sorted { $0.value < $1.value }
     }
@@ -101,29 +137,54 @@ public struct PasscodeNormaliser: Sendable {
 
     // MARK: Steps
 
+    /// The code, and how many characters the input held after normalising: all of them when
+    /// `countingPastTheLimit`, else at most ``PasscodePolicy/maxLength`` (the scan stops at the cut).
+    private func scan(_ input: String, countingPastTheLimit: Bool) -> (code: String, found: Int) {
+        let limit = policy.maxLength
+        guard limit > 0 || countingPastTheLimit, !input.isEmpty else { return ("", 0) }
+        if input.utf8.allSatisfy({ $0 < 0x80 }) {
+            return scanASCII(input, limit: limit, countingPastTheLimit: countingPastTheLimit)
+        }
+        return scanFolded(Self.foldAndUppercase(input), limit: limit, countingPastTheLimit: countingPastTheLimit)
+    }
+
     /// The ASCII-only path: ASCII is its own NFKC form and uppercases byte by byte.
-    private func normaliseASCII(_ input: String, limit: Int) -> String {
+    private func scanASCII(_ input: String, limit: Int, countingPastTheLimit: Bool) -> (code: String, found: Int) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Swift.min(limit, input.utf8.count))
+        var found = 0
         for byte in input.utf8 {
             let upper = (byte &- 0x61) < 26 ? byte &- 0x20 : byte
             guard table.isStableASCII(upper) else { continue }
-            bytes.append(upper)
-            if bytes.count == limit { break }
+            found += 1
+            if found <= limit { bytes.append(upper) }
+            if found >= limit, !countingPastTheLimit { break }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return (String(decoding: bytes, as: UTF8.self), found)
     }
 
-    /// Keeps the stable scalars of `text`, up to `limit` of them.
-    private func filterStable(_ text: String, limit: Int) -> String {
+    /// Steps 3 to 6 on folded, uppercased text: keeps its stable scalars, other scripts' digits as
+    /// their ASCII digit, up to `limit` of them.
+    private func scanFolded(_ text: String, limit: Int, countingPastTheLimit: Bool) -> (code: String, found: Int) {
         var output = String.UnicodeScalarView()
-        var count = 0
-        for scalar in text.unicodeScalars where table.isStable(scalar) {
-            output.append(scalar)
-            count += 1
-            if count == limit { break }
+        var found = 0
+        for scalar in text.unicodeScalars {
+            guard let kept = table.output(for: scalar) else { continue }
+            found += 1
+            if found <= limit { output.append(kept) }
+            if found >= limit, !countingPastTheLimit { break }
         }
-        return String(output)
+        return (String(output), found)
+    }
+
+    /// Step 3 for one scalar: the ASCII digit of a decimal digit of another script (general category
+    /// Nd, such as `٣`, `۳` or `३`), or nil for anything else, ASCII digits included.
+    fileprivate static func asciiDigit(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+        guard !scalar.isASCII else { return nil }
+        let properties = scalar.properties
+        guard properties.numericType == .decimal, let value = properties.numericValue,
+              let digit = UInt8(exactly: value), digit < 10 else { return nil }
+        return Unicode.Scalar(0x30 + digit)
     }
 
     /// Steps 1 and 2: compatibility folding, uppercasing, and folding again when uppercasing left
@@ -135,6 +196,49 @@ public struct PasscodeNormaliser: Sendable {
             return upper
         }
         return CompatibilityFolding.nfkc(upper)
+    }
+}
+
+// MARK: - The length result
+
+extension PasscodeNormaliser {
+    /// A normalised code and whether the input held a complete one, as ``PasscodeNormaliser/read(_:)`` returns it.
+    public struct Result: Hashable, Sendable {
+        /// The normalised code: what ``PasscodeNormaliser/normalise(_:)`` returns for the same input.
+        public var code: String
+        /// How many characters the input held after normalising, compared with the policy's length.
+        public var length: Length
+
+        /// Creates a result.
+        public init(code: String, length: Length) {
+            self.code = code
+            self.length = length
+        }
+
+        /// Whether the input held exactly ``PasscodePolicy/maxLength`` characters of the alphabet.
+        public var isComplete: Bool { length == .complete }
+    }
+
+    /// How many characters of the alphabet an input held, after normalising, against ``PasscodePolicy/maxLength``.
+    ///
+    /// Counts are in unicode scalars of the normalised text, as ``PasscodePolicy/maxLength`` is.
+    public enum Length: Hashable, Sendable {
+        /// Exactly ``PasscodePolicy/maxLength``: the code can be submitted.
+        case complete
+        /// Fewer: `missing` more characters are needed (the user is still typing, or pasted part of the code).
+        case short(missing: Int)
+        /// More: the code is cut to ``PasscodePolicy/maxLength`` and `extra` characters were left
+        /// out. The user likely pasted the wrong thing; ask again rather than submit the cut code.
+        case overlong(extra: Int)
+
+        /// `complete`, `short` or `overlong`, as reports and `authcheck passcode --format json` print it.
+        public var name: String {
+            switch self {
+            case .complete: "complete"
+            case .short: "short"
+            case .overlong: "overlong"
+            }
+        }
     }
 }
 
@@ -170,10 +274,20 @@ private struct StableScalarTable: Sendable {
         scalar.value < 128 ? isStableASCII(UInt8(scalar.value)) : stable.contains(scalar)
     }
 
+    /// What steps 3 to 5 make of one folded, uppercased scalar: itself when stable, its ASCII digit
+    /// when it is another script's decimal digit and that digit is stable, else nil (removed or dropped).
+    @inline(__always)
+    func output(for scalar: Unicode.Scalar) -> Unicode.Scalar? {
+        if isStable(scalar) { return scalar }
+        guard let digit = PasscodeNormaliser.asciiDigit(scalar),
+              isStableASCII(UInt8(digit.value)) else { return nil }
+        return digit
+    }
+
     /// Whether `scalar`, on its own, comes out of the pipeline unchanged and can never compose with a
     /// neighbour. The caller has checked that it is in the alphabet.
     private static func decideStable(_ scalar: Unicode.Scalar) -> Bool {
-        if isInvisible(scalar) { return false }
+        if isInvisible(scalar) || isDashLike(scalar) || PasscodeNormaliser.asciiDigit(scalar) != nil { return false }
         if scalar.isASCII {
             return !(0x61...0x7A).contains(scalar.value)
         }
@@ -190,7 +304,7 @@ private struct StableScalarTable: Sendable {
         return alone.unicodeScalars.elementsEqual(CollectionOfOne(scalar))
     }
 
-    /// Whitespace and invisible formatting characters, which step 3 removes.
+    /// Whitespace and invisible formatting characters, which step 4 removes.
     ///
     /// More than the characters spec names may not contain: a typed code must also lose its
     /// spaces (White_Space, Zs) and the default-ignorable code points a paste can carry along.
@@ -198,6 +312,18 @@ private struct StableScalarTable: Sendable {
         let properties = scalar.properties
         return scalar.isControlOrInvisibleFormat || properties.isWhitespace || properties.isDefaultIgnorableCodePoint
             || properties.generalCategory == .spaceSeparator
+    }
+
+    /// Dash-like separators, which step 4 removes: the general category Pd (hyphen-minus, hyphen,
+    /// non-breaking hyphen, figure dash, en and em dashes, wave dash, full-width and small
+    /// hyphen-minus, …) and the dashes filed elsewhere: minus sign `U+2212`, heavy minus sign
+    /// `U+2796`, modifier letter minus sign `U+02D7` and hyphen bullet `U+2043`. Superscript and
+    /// subscript minus fold to the minus sign in step 1.
+    private static func isDashLike(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x2212, 0x2796, 0x02D7, 0x2043: return true
+        default: return scalar.properties.generalCategory == .dashPunctuation
+        }
     }
 
     /// Hangul conjoining jamo (leading, vowel and trailing, old and new blocks), which compose into

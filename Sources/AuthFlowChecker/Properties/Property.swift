@@ -29,7 +29,7 @@ public enum Property: String, CaseIterable, Hashable, Sendable, Comparable {
         case .terminalExit: return "terminal states emit nothing and have no outgoing transitions"
         case .undoMismatch: return "back restores exactly the previous state and data, and a rejected event changes nothing"
         case .divergence: return "the runtime agrees with the spec's semantics"
-        case .passcode: return "the passcode normaliser is idempotent and stays within the policy"
+        case .passcode: return "the passcode normaliser is idempotent, stays within the policy, reads back every code however it is typed, and reports short and overlong input"
         }
     }
 }

@@ -1,7 +1,21 @@
 import AuthFlow
 import PropertyTesting
 
-/// Checks the `passcode` property: the normaliser is idempotent and its output stays within the policy.
+/// Checks the `passcode` property, section 5 of the spec format: the normaliser is idempotent, its
+/// output stays within the policy, it is faithful, and it is honest about length.
+///
+/// - Idempotent and within the policy: on a fixed ``corpus`` of traps and on generated user input
+///   (`Gen.userInput`), `normalise(normalise(x))` is `normalise(x)` scalar for scalar, and the
+///   policy admits it.
+/// - Faithful: every code of the policy, written the ways people type or paste it
+///   (``TypedPasscode``: groups split by spaces or dashes, full-width or other scripts' digits,
+///   lowercase letters, zero-width characters, surrounding text), normalises back to the code. A
+///   normaliser that returns `""` for everything is idempotent and within the policy, and fails here.
+/// - Honest about length, when the normaliser reports one (``PasscodeNormaliser/read(_:)``): a
+///   complete code reads as complete, a short one as short by the characters missing, an overlong
+///   paste (a code and one more character) as overlong by the characters cut.
+///
+/// A run reports at most one violation: the first it finds, shrunk to a small counterexample.
 package enum PasscodeCheck {
     /// Inputs every run tries: what users type and paste, and the traps that break naive filters.
     package static let corpus: [String] = [
@@ -9,29 +23,110 @@ package enum PasscodeCheck {
         "A\u{301}", "\u{301}A", "e\u{301}\u{302}", "12\u{200B}34\u{FEFF}56", "\u{00AD}1\u{2060}2", "\u{202E}654321",
         "१२३", "٠١٢", "²³", "Ⅻ", "①②", "👍🏽1", "1\u{FE0F}\u{20E3}", "\t1\n2\r3", "\u{3000}7\u{00A0}8",
         "Your code is 123 456.", String(repeating: "9", count: 100), "ᄀ\u{1161}", "\u{1100}\u{1161}\u{11A8}",
-        "\u{FF21}\u{FF42}", "ǅ", "ᾳ", "և", "ſ", "K", "Å", "ﾊﾟ", "㍿", "㈱",
+        "\u{FF21}\u{FF42}", "ǅ", "ᾳ", "և", "ſ", "K", "Å", "ﾊﾟ", "㍿", "㈱", "۱۲۳ ۴۵۶", "١٢٣٤٥٦٧", "12-34–56−7",
+        "٣\u{301}", "-\u{301}1",
     ]
 
-    /// Runs the corpus and `generatedCases` generated inputs; returns at most one violation (the first, shrunk).
+    /// Checks ``PasscodeNormaliser`` under `policy`, its length result included.
+    /// - Parameters:
+    ///   - policy: the policy.
+    ///   - generatedCases: how many generated inputs, and how many generated typed codes, it tries.
+    ///   - seed: the seed of both generated runs.
+    /// - Returns: no violation, or one: the first found, shrunk.
     package static func run(policy: PasscodePolicy, generatedCases: Int = 2_000, seed: UInt64 = 0x5EED) -> [Violation] {
         let normaliser = PasscodeNormaliser(policy: policy)
-        return run(normaliser.normalise, policy: policy, generatedCases: generatedCases, seed: seed)
+        return run(Subject(normalise: normaliser.normalise, read: normaliser.read), policy: policy,
+                   generatedCases: generatedCases, seed: seed)
     }
 
-    /// Runs the corpus and generated inputs through any normalising function; at most one violation, shrunk.
+    /// Checks any normalising function: idempotence, the policy and faithfulness; a bare `String` has
+    /// no length result, so honesty about length is not checked.
     package static func run(_ normalise: (String) -> String, policy: PasscodePolicy, generatedCases: Int = 2_000,
                            seed: UInt64 = 0x5EED) -> [Violation] {
+        withoutActuallyEscaping(normalise) { normalise in
+            run(Subject(normalise: normalise, read: nil), policy: policy, generatedCases: generatedCases, seed: seed)
+        }
+    }
+
+    /// Checks any function that reads a code and its length, as ``PasscodeNormaliser/read(_:)`` does:
+    /// everything, honesty about length included.
+    package static func run(reading read: (String) -> PasscodeNormaliser.Result, policy: PasscodePolicy,
+                            generatedCases: Int = 2_000, seed: UInt64 = 0x5EED) -> [Violation] {
+        withoutActuallyEscaping(read) { read in
+            run(Subject(normalise: { read($0).code }, read: read), policy: policy, generatedCases: generatedCases, seed: seed)
+        }
+    }
+
+    /// What a run checks: a normalising function, and the length result when it gives one.
+    struct Subject {
+        var normalise: (String) -> String
+        var read: ((String) -> PasscodeNormaliser.Result)?
+    }
+
+    private static func run(_ subject: Subject, policy: PasscodePolicy, generatedCases: Int, seed: UInt64) -> [Violation] {
+        let normalise = subject.normalise
         for input in corpus {
             if let problem = problem(normalise, policy: policy, input) { return [violation(input, problem)] }
         }
-        guard generatedCases > 0 else { return [] }
-        let report = withoutActuallyEscaping(normalise) { normalise in
-            forAll(Gen.userInput, cases: generatedCases, seed: seed) { problem(normalise, policy: policy, $0) == nil }
+        let typedCodes = TypedPasscode.generator(policy: policy)
+        if generatedCases > 0 {
+            let report = forAll(Gen.userInput, cases: generatedCases, seed: seed) { problem(normalise, policy: policy, $0) == nil }
+            if let failure = report.failure {
+                return [violation(failure.shrunk, problem(normalise, policy: policy, failure.shrunk) ?? "fails")]
+            }
+            if let typedCodes {
+                let report = forAll(typedCodes, cases: generatedCases, seed: seed) { problem(subject, $0) == nil }
+                if let failure = report.failure {
+                    return [violation(failure.shrunk.typed, problem(subject, failure.shrunk) ?? "fails")]
+                }
+            }
         }
-        if let failure = report.failure {
-            return [violation(failure.shrunk, problem(normalise, policy: policy, failure.shrunk) ?? "fails")]
+        // Whatever the generated runs drew: a complete code, one a character short, and an overlong paste.
+        for typed in fixedTypedCodes(policy) {
+            if let problem = problem(subject, typed) { return [violation(typed.typed, problem)] }
         }
         return []
+    }
+
+    /// The first code-alphabet character repeated to `maxLength` characters, one fewer, and one more, written as is.
+    static func fixedTypedCodes(_ policy: PasscodePolicy) -> [TypedPasscode] {
+        guard let first = TypedPasscode.codeAlphabet(policy).first else { return [] }
+        let code = String(repeating: String(first), count: policy.maxLength)
+        var cases = [
+            TypedPasscode(code: code, length: .complete, typed: code, how: []),
+            TypedPasscode(code: code, length: .overlong(extra: 1), typed: code + String(first), how: ["one character too many"]),
+        ]
+        if policy.maxLength > 0 {
+            let short = String(repeating: String(first), count: policy.maxLength - 1)
+            cases.append(TypedPasscode(code: short, length: .short(missing: 1), typed: short, how: ["one character too few"]))
+        }
+        return cases
+    }
+
+    /// What is wrong with how `subject` reads a typed code, or nil.
+    static func problem(_ subject: Subject, _ typed: TypedPasscode) -> String? {
+        let code = subject.normalise(typed.typed)
+        if !code.unicodeScalars.elementsEqual(typed.code.unicodeScalars) {
+            return "not faithful: the code \(scalars(typed.code)) typed as \(typed) normalises to \(scalars(code))"
+        }
+        guard let read = subject.read else { return nil }
+        let result = read(typed.typed)
+        if !result.code.unicodeScalars.elementsEqual(typed.code.unicodeScalars) {
+            return "read and normalise disagree: the code \(scalars(typed.code)) typed as \(typed) reads as \(scalars(result.code))"
+        }
+        if result.length != typed.length {
+            return "not honest about length: \(typed) holds \(describe(typed.length)), but reads as \(describe(result.length))"
+        }
+        return nil
+    }
+
+    /// `a complete code`, `a code short by 2` or `a code overlong by 1`.
+    static func describe(_ length: PasscodeNormaliser.Length) -> String {
+        switch length {
+        case .complete: "a complete code"
+        case .short(let missing): "a code short by \(missing)"
+        case .overlong(let extra): "a code overlong by \(extra)"
+        }
     }
 
     /// What is wrong with `normalise(input)`, or nil.
