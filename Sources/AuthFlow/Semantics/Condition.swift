@@ -2,7 +2,7 @@
 ///
 /// Built by the model from a ``FlowSpec/Guard``: `equals` becomes one ``valueIn(_:mask:)`` per
 /// key (an absent key equals nothing), `in` likewise, `has`/`missing` test the presence bit.
-public indirect enum Condition: Hashable, Sendable {
+package indirect enum Condition: Hashable, Sendable {
     /// Key `k` is present.
     case present(Int)
     /// Key `k` is absent.
@@ -24,7 +24,7 @@ public indirect enum Condition: Hashable, Sendable {
 
     /// Whether the condition holds in the frame `(state, keys, values)`.
     /// - Complexity: O(size of the condition).
-    public func holds(state: Int32, keys: UInt64, values: UInt64, layout: DataLayout) -> Bool {
+    package func holds(state: Int32, keys: UInt64, values: UInt64, layout: DataLayout) -> Bool {
         switch self {
         case let .present(k): return keys & (1 << UInt64(k)) != 0
         case let .absent(k): return keys & (1 << UInt64(k)) == 0
@@ -40,7 +40,7 @@ public indirect enum Condition: Hashable, Sendable {
     }
 
     /// Whether the condition holds whatever the data (no test, or only tests that always pass).
-    public var isAlwaysTrue: Bool {
+    package var isAlwaysTrue: Bool {
         if case let .all(conditions) = self { return conditions.allSatisfy(\.isAlwaysTrue) }
         return false
     }

@@ -7,9 +7,9 @@
 /// always 0 and its frames are exactly the `/1` key sets.
 ///
 /// - Complexity: reading or writing one key is O(1) bit arithmetic.
-public struct DataLayout: Hashable, Sendable {
+package struct DataLayout: Hashable, Sendable {
     /// What a key holds.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// Absent or present.
         case presence
         /// Absent, or one of `count` values (indices into the key's domain).
@@ -19,18 +19,18 @@ public struct DataLayout: Hashable, Sendable {
     }
 
     /// Per key: what it holds.
-    public let kinds: [Kind]
+    package let kinds: [Kind]
     /// Per key: the domain of a valued key (empty for the others).
-    public let domains: [[String]]
+    package let domains: [[String]]
     /// Per key: where its field starts in `values` (0 for presence keys).
-    public let shift: [UInt8]
+    package let shift: [UInt8]
     /// Per key: the width of its field in bits (0 for presence keys).
-    public let width: [UInt8]
+    package let width: [UInt8]
     /// Per key: whether it is a configuration key (read-only, fixed per variant).
-    public let isConfig: [Bool]
+    package let isConfig: [Bool]
 
     /// The most bits the valued keys and counters of one flow may take together.
-    public static let valueBits = 64
+    package static let valueBits = 64
 
     /// A layout for keys of these kinds; `nil` when their fields need more than ``valueBits`` bits.
     package init?(kinds: [Kind], domains: [[String]], isConfig: [Bool]) {
@@ -73,37 +73,37 @@ public struct DataLayout: Hashable, Sendable {
     }
 
     /// The mask of key `k`'s field in `values`.
-    @inlinable public func mask(_ k: Int) -> UInt64 {
+    @inlinable package func mask(_ k: Int) -> UInt64 {
         width[k] == 0 ? 0 : ((1 << UInt64(width[k])) - 1) << UInt64(shift[k])
     }
 
     /// Key `k`'s field: a valued key's value index, or a counter's count.
-    @inlinable public func field(_ k: Int, in values: UInt64) -> Int {
+    @inlinable package func field(_ k: Int, in values: UInt64) -> Int {
         Int((values & mask(k)) >> UInt64(shift[k]))
     }
 
     /// `values` with key `k`'s field set to `value`.
-    @inlinable public func setting(_ k: Int, to value: Int, in values: UInt64) -> UInt64 {
+    @inlinable package func setting(_ k: Int, to value: Int, in values: UInt64) -> UInt64 {
         (values & ~mask(k)) | (UInt64(value) << UInt64(shift[k]) & mask(k))
     }
 
     /// Whether key `k` is a counter.
-    @inlinable public func isCounter(_ k: Int) -> Bool {
+    @inlinable package func isCounter(_ k: Int) -> Bool {
         if case .counter = kinds[k] { return true }
         return false
     }
 
     /// Whether key `k` is valued.
-    @inlinable public func isValued(_ k: Int) -> Bool {
+    @inlinable package func isValued(_ k: Int) -> Bool {
         if case .valued = kinds[k] { return true }
         return false
     }
 
     /// Whether the flow has only presence keys (every `/1` flow).
-    public var presenceOnly: Bool { width.allSatisfy { $0 == 0 } }
+    package var presenceOnly: Bool { width.allSatisfy { $0 == 0 } }
 
     /// Key `k`'s value as a report shows it, or `nil` when absent: a valued key's value, a counter's count, `present`.
-    public func shown(_ k: Int, keys: UInt64, values: UInt64) -> String? {
+    package func shown(_ k: Int, keys: UInt64, values: UInt64) -> String? {
         switch kinds[k] {
         case .counter: return String(field(k, in: values))
         case .valued:

@@ -9,44 +9,44 @@
 /// transition. An `authflow/1` flow is the special case with no guards, no values and one row at most.
 extension FlowModel {
     /// One row of the table as the semantics runs it.
-    public struct GuardedRow: Hashable, Sendable {
+    package struct GuardedRow: Hashable, Sendable {
         /// The row fires only when this holds on the data after the emission's effects.
-        public var when: Condition?
+        package var when: Condition?
         /// Where it goes.
-        public var to: StateID
+        package var to: StateID
         /// Presence bits and value fields it clears.
-        public var clearKeys: UInt64
-        public var clearValues: UInt64
+        package var clearKeys: UInt64
+        package var clearValues: UInt64
         /// Whether it starts the flow again.
-        public var reset: Bool
+        package var reset: Bool
         /// Its index in ``FlowModel/rows``.
-        public var row: Int
+        package var row: Int
     }
 
     /// One emission of a step, compiled: its guard, its effects, and the rows that can take it.
-    public struct Emission: Hashable, Sendable {
-        public var event: EventID
+    package struct Emission: Hashable, Sendable {
+        package var event: EventID
         /// Who sends it.
-        public var bySystem: Bool
+        package var bySystem: Bool
         /// The step offers the event only when this holds.
-        public var when: Condition?
+        package var when: Condition?
         /// Presence bits and value fields cleared first.
-        public var clearKeys: UInt64
-        public var clearValues: UInt64
+        package var clearKeys: UInt64
+        package var clearValues: UInt64
         /// Presence keys added.
-        public var addKeys: UInt64
+        package var addKeys: UInt64
         /// Valued keys added: one branch per combination of their values.
-        public var addValued: [Int]
+        package var addValued: [Int]
         /// Valued keys set, with the value index each takes.
-        public var setKeys: [Int]
-        public var setValues: [Int]
+        package var setKeys: [Int]
+        package var setValues: [Int]
         /// Counters incremented (staying at their maximum).
-        public var increment: [Int]
+        package var increment: [Int]
         /// The rows for `(state, event)`, in declaration order (first match wins).
-        public var rows: [GuardedRow]
+        package var rows: [GuardedRow]
 
         /// How many branches its effects have.
-        public func branchCount(_ layout: DataLayout) -> Int {
+        package func branchCount(_ layout: DataLayout) -> Int {
             addValued.reduce(1) { count, key in
                 if case let .valued(values) = layout.kinds[key] { return count * values }
                 return count
@@ -55,7 +55,7 @@ extension FlowModel {
     }
 
     /// Where one move leads.
-    public enum Outcome: Hashable, Sendable {
+    package enum Outcome: Hashable, Sendable {
         /// The row pushes this frame.
         case push(StateID, keys: UInt64, values: UInt64)
         /// A reset row: the stack becomes the variant's root.
@@ -65,25 +65,25 @@ extension FlowModel {
     }
 
     /// One move from a frame.
-    public struct Successor: Hashable, Sendable {
+    package struct Successor: Hashable, Sendable {
         /// The event sent.
-        public var event: EventID
+        package var event: EventID
         /// Its emission's index among the state's emissions.
-        public var emission: Int
+        package var emission: Int
         /// The branch of its effects (0 when there is one).
-        public var branch: Int
+        package var branch: Int
         /// The data after the emission's effects, before any row's clears (what the runtime must hold if the row is refused).
-        public var effectKeys: UInt64
-        public var effectValues: UInt64
+        package var effectKeys: UInt64
+        package var effectValues: UInt64
         /// Where it leads.
-        public var outcome: Outcome
+        package var outcome: Outcome
         /// The row that fired, or -1.
-        public var row: Int
+        package var row: Int
     }
 
     /// The data after `emission`'s effects for `branch`.
     /// - Complexity: O(keys the emission names).
-    public func applying(_ emission: Emission, branch: Int, keys: UInt64, values: UInt64) -> (keys: UInt64, values: UInt64) {
+    package func applying(_ emission: Emission, branch: Int, keys: UInt64, values: UInt64) -> (keys: UInt64, values: UInt64) {
         var keys = keys & ~emission.clearKeys
         var values = values & ~emission.clearValues
         keys |= emission.addKeys
@@ -110,7 +110,7 @@ extension FlowModel {
     ///
     /// Appends to `successors` (cleared first), so a search reuses one buffer and allocates nothing per frame.
     /// - Complexity: O(Σ branches × rows) over the state's emissions.
-    public func successors(state: Int, keys: UInt64, values: UInt64, into successors: inout [Successor]) {
+    package func successors(state: Int, keys: UInt64, values: UInt64, into successors: inout [Successor]) {
         successors.removeAll(keepingCapacity: true)
         let stateID = Int32(state)
         for (index, emission) in emissions[state].enumerated() {
@@ -131,12 +131,12 @@ extension FlowModel {
     }
 
     /// Whether the step of `state` offers `emission` in the frame (its `when` holds).
-    public func offers(_ emission: Emission, state: Int, keys: UInt64, values: UInt64) -> Bool {
+    package func offers(_ emission: Emission, state: Int, keys: UInt64, values: UInt64) -> Bool {
         emission.when?.holds(state: Int32(state), keys: keys, values: values, layout: layout) ?? true
     }
 
     /// Whether the frame meets the input contract of `state`: every required key, and one of each `anyOf`.
-    public func meetsRequirements(state: Int, keys: UInt64) -> Bool {
+    package func meetsRequirements(state: Int, keys: UInt64) -> Bool {
         requires[state].bits & ~keys == 0 && anyOf[state].allSatisfy { $0.bits & keys != 0 }
     }
 }

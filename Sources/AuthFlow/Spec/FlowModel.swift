@@ -68,30 +68,30 @@ public struct FlowModel: Sendable {
     public let locations: [String: SourceLocation]
 
     /// The format version the spec was written in: 1 or 2.
-    public let format: Int
+    package let format: Int
     /// How a frame holds the data: presence bits and packed values.
-    public let layout: DataLayout
+    package let layout: DataLayout
     /// Each state's emissions compiled for ``successors(state:keys:values:into:)``, in declaration order.
-    public let emissions: [[Emission]]
+    package let emissions: [[Emission]]
     /// Each state's `anyOf` requirements: each set needs one of its keys present.
-    public let anyOf: [[KeySet]]
+    package let anyOf: [[KeySet]]
     /// Each state's `optional` keys (read when present).
-    public let optional: [KeySet]
+    package let optional: [KeySet]
     /// The data a variant starts with: its config keys' values.
-    public struct Root: Hashable, Sendable {
-        public var keys: UInt64
-        public var values: UInt64
+    package struct Root: Hashable, Sendable {
+        package var keys: UInt64
+        package var values: UInt64
     }
     /// One root per variant, in variant order; a flow without config has one, with no data.
-    public let roots: [Root]
+    package let roots: [Root]
     /// Each variant's config values, in the order of ``roots``.
-    public let variants: [[FlowSpec.KeyValue]]
+    package let variants: [[FlowSpec.KeyValue]]
     /// `anywhere` rows a state's own emission or row overrides, as `state.event`.
-    public let anywhereOverrides: [String]
+    package let anywhereOverrides: [String]
     /// Whether every move is fixed by the state alone (no guard, value, clear, counter or reset):
     /// then ``moves`` lists exactly what ``successors(state:keys:values:into:)`` gives, and a search
     /// may read it instead. True of every `authflow/1` flow.
-    public let isStatic: Bool
+    package let isStatic: Bool
 
     let stateIndex: [String: StateID]
     let eventIndex: [String: EventID]

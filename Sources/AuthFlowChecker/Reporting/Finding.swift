@@ -3,13 +3,13 @@ import AuthFlow
 /// A report with the model it checked, so that reports for editors and CI can point at lines of the spec.
 ///
 /// The model is `nil` for an invalid spec: its problems carry their own locations.
-public struct LocatedReport: Sendable {
+package struct LocatedReport: Sendable {
     /// What the check found.
-    public var report: CheckReport
+    package var report: CheckReport
     /// The model the report is about, loaded with its source locations.
-    public var model: FlowModel?
+    package var model: FlowModel?
 
-    public init(report: CheckReport, model: FlowModel?) {
+    package init(report: CheckReport, model: FlowModel?) {
         self.report = report
         self.model = model
     }
@@ -20,9 +20,9 @@ public struct LocatedReport: Sendable {
 ///
 /// SARIF results and GitHub workflow annotations are both written from findings, so they list
 /// the same things at the same lines.
-public struct Finding: Hashable, Sendable {
+package struct Finding: Hashable, Sendable {
     /// How much a finding matters, in SARIF's words.
-    public enum Level: String, Hashable, Sendable {
+    package enum Level: String, Hashable, Sendable {
         /// Fails the check: a violation, or a problem that makes the spec invalid.
         case error
         /// Worth a look: a spec warning, or lint under `--strict` (which then fails the check).
@@ -32,17 +32,17 @@ public struct Finding: Hashable, Sendable {
     }
 
     /// The rule: a property id (`deadlock`) or one of ``Finding/extraRules``' ids (`invalid-spec`).
-    public var ruleID: String
+    package var ruleID: String
     /// How much it matters.
-    public var level: Level
+    package var level: Level
     /// What is wrong; for a violation, its message, counterexample and replay command on three lines.
-    public var message: String
+    package var message: String
     /// The spec file, as the report names it.
-    public var file: String
+    package var file: String
     /// Where in the file; `nil` when the file gives no location (a missing file).
-    public var location: SourceLocation?
+    package var location: SourceLocation?
 
-    public init(ruleID: String, level: Level, message: String, file: String, location: SourceLocation?) {
+    package init(ruleID: String, level: Level, message: String, file: String, location: SourceLocation?) {
         self.ruleID = ruleID
         self.level = level
         self.message = message
@@ -51,7 +51,7 @@ public struct Finding: Hashable, Sendable {
     }
 
     /// The rules findings use besides the properties, each with one line saying what it flags.
-    public static let extraRules: [(id: String, summary: String)] = [
+    package static let extraRules: [(id: String, summary: String)] = [
         ("invalid-spec", "the spec is a valid authflow document: well-formed JSON, known keys, existing states, a deterministic table"),
         ("spec-warning", "the spec has no suspicious but harmless declarations, such as an identical duplicate transition"),
         ("unreachable-state", "every step is reachable from the initial state (lint)"),
@@ -67,7 +67,7 @@ public struct Finding: Hashable, Sendable {
     /// state's step (at the event's `emits` entry when the site has an event), a dead transition
     /// at its row, unused data at the first `emits` entry that adds it, an invalid spec's problem
     /// at its own line:column.
-    public static func findings(of located: LocatedReport) -> [Finding] {
+    package static func findings(of located: LocatedReport) -> [Finding] {
         let report = located.report
         let model = located.model
         if let error = report.error {
@@ -111,7 +111,7 @@ public struct Finding: Hashable, Sendable {
     }
 
     /// Where a person fixes `violation` in `model`'s file.
-    public static func location(of violation: Violation, in model: FlowModel) -> SourceLocation? {
+    package static func location(of violation: Violation, in model: FlowModel) -> SourceLocation? {
         let step = model.location(ofStep: violation.state)
         switch violation.property {
         case .unmetRequirement:
@@ -125,7 +125,7 @@ public struct Finding: Hashable, Sendable {
 
     /// The counterexample on one line, in the notation of the spec's own messages:
     /// `start --begin--> code --resend--> (no transition from code)`.
-    public static func pathLine(_ violation: Violation) -> String {
+    package static func pathLine(_ violation: Violation) -> String {
         var text = violation.path.first?.state ?? violation.state
         for step in violation.path.dropFirst() {
             text += " --\(step.event ?? "?")--> \(step.state)"

@@ -12,10 +12,10 @@ import Foundation
 /// ```swift
 /// let xml = JUnitRenderer.render([report])
 /// ```
-public enum JUnitRenderer {
+package enum JUnitRenderer {
     /// The JUnit XML document for `reports`.
     /// - Parameter checked: the properties the reports were checked for; `nil` for all.
-    public static func render(_ reports: [CheckReport], checked: Set<Property>? = nil) -> String {
+    package static func render(_ reports: [CheckReport], checked: Set<Property>? = nil) -> String {
         let suites = reports.map { suite($0, checked: checked) }
         var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
         let total = suites.reduce(into: Counts()) { $0.add($1.counts) }
@@ -101,7 +101,7 @@ public enum JUnitRenderer {
     /// `text` as XML character data: `&`, `<` and `>` escaped, and every character XML 1.0
     /// cannot hold (control characters other than tab, line feed and carriage return,
     /// U+FFFE, U+FFFF) replaced by U+FFFD.
-    public static func text(_ text: String) -> String {
+    package static func text(_ text: String) -> String {
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
@@ -120,7 +120,7 @@ public enum JUnitRenderer {
 
     /// `text` as a double-quoted XML attribute value: as ``text(_:)``, with `"` escaped and tab,
     /// line feed and carriage return as character references, so attribute normalisation keeps them.
-    public static func attribute(_ value: String) -> String {
+    package static func attribute(_ value: String) -> String {
         var result = ""
         for scalar in text(value).unicodeScalars {
             switch scalar {

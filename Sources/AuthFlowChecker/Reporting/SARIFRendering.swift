@@ -10,20 +10,20 @@ import AuthFlow
 /// ```swift
 /// let log = SARIFRenderer.render([LocatedReport(report: report, model: model)], toolVersion: "0.1.0")
 /// ```
-public enum SARIFRenderer {
+package enum SARIFRenderer {
     /// The schema the log declares.
-    public static let schema = "https://json.schemastore.org/sarif-2.1.0.json"
+    package static let schema = "https://json.schemastore.org/sarif-2.1.0.json"
 
     /// The SARIF log for `reports`, pretty-printed.
     /// - Parameters:
     ///   - reports: every spec checked, in order.
     ///   - toolVersion: the `authcheck` version the driver names.
-    public static func render(_ reports: [LocatedReport], toolVersion: String) -> String {
+    package static func render(_ reports: [LocatedReport], toolVersion: String) -> String {
         log(reports, toolVersion: toolVersion).rendered(pretty: true)
     }
 
     /// The rule ids of the driver, in order: every property, then the extra rules.
-    public static var ruleIDs: [String] { rules.map(\.id) }
+    package static var ruleIDs: [String] { rules.map(\.id) }
 
     static var rules: [(id: String, summary: String)] {
         Property.allCases.map { ($0.id, $0.summary) } + Finding.extraRules
@@ -84,7 +84,7 @@ public enum SARIFRenderer {
     /// A spec path as a URI reference: relative paths stay relative (to the directory the command
     /// ran in), absolute ones become `file://` URIs, and every byte outside RFC 3986's unreserved
     /// characters and `/` is percent-encoded (`<stdin>` → `%3Cstdin%3E`).
-    public static func uri(_ path: String) -> String {
+    package static func uri(_ path: String) -> String {
         let encoded = path.utf8.map { byte -> String in
             let scalar = Unicode.Scalar(byte)
             if byte < 0x80, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-._~/".unicodeScalars.contains(scalar) {

@@ -6,14 +6,14 @@ import AuthFlow
 /// Violations and invalid specs are `::error`, lint and spec warnings `::warning`. Values are
 /// escaped as the runner reads them back (actions/toolkit's `escapeData` and `escapeProperty`):
 /// `%`, CR and LF in the message, and also `:` and `,` in the properties.
-public enum WorkflowAnnotations {
+package enum WorkflowAnnotations {
     /// One command line per finding of `reports`, in report order.
-    public static func lines(_ reports: [LocatedReport]) -> [String] {
+    package static func lines(_ reports: [LocatedReport]) -> [String] {
         reports.flatMap(Finding.findings).map(line)
     }
 
     /// The command for one finding; no `file` for standard input, no `line`/`col` without a location.
-    public static func line(_ finding: Finding) -> String {
+    package static func line(_ finding: Finding) -> String {
         var properties: [String] = []
         if finding.file != ReportRenderer.standardInputName { properties.append("file=" + escapedProperty(finding.file)) }
         if let location = finding.location {
@@ -26,12 +26,12 @@ public enum WorkflowAnnotations {
     }
 
     /// A message as the runner reads it: `%` → `%25`, CR → `%0D`, LF → `%0A`.
-    public static func escapedData(_ text: String) -> String {
+    package static func escapedData(_ text: String) -> String {
         text.replacingAll(["%": "%25", "\r": "%0D", "\n": "%0A"])
     }
 
     /// A property value as the runner reads it: as ``escapedData(_:)``, and `:` → `%3A`, `,` → `%2C`.
-    public static func escapedProperty(_ text: String) -> String {
+    package static func escapedProperty(_ text: String) -> String {
         text.replacingAll(["%": "%25", "\r": "%0D", "\n": "%0A", ":": "%3A", ",": "%2C"])
     }
 }
