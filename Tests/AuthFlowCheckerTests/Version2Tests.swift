@@ -163,4 +163,38 @@ import Testing
         #expect(issue?.path == "$.data")
         #expect(issue?.message == "'data' is an authflow/2 key; this file's format is authflow/1")
     }
+
+    @Test func theExampleHasNoLint() throws {
+        let lint = ModelChecker.verify(try Self.load(try Self.fixture())).lint
+        #expect(lint.isEmpty, "\(lint.lines)")
+    }
+
+    @Test func aSpinnerWithNoCancelWaitsOnTheSystem() throws {
+        let json = try Self.fixture()
+            .replacingOccurrences(of: #""confirmTotp": { "emits": { "codeAccepted": [] } },"#,
+                                  with: #""confirmTotp": { "back": false, "emits": { "codeAccepted": { "by": "system" } } },"#)
+        let lint = ModelChecker.verify(try Self.load(json)).lint
+        #expect(lint.waitsOnSystem == ["confirmTotp"])
+    }
+
+    @Test func aRowBehindOneThatAlwaysHoldsIsShadowed() throws {
+        let json = try Self.fixture().replacingOccurrences(
+            of: #"    { "from": "signIn", "on": "submitted", "to": "signedIn", "when": { "equals": { "nextStep": "done" } } },"#,
+            with: #"    { "from": "signIn", "on": "submitted", "to": "signedIn", "when": { "has": "email" } },"#)
+        let verification = ModelChecker.verify(try Self.load(json))
+        #expect(verification.lint.shadowedRows == ["signIn.submitted→confirmTotp", "signIn.submitted→resetPassword"])
+        #expect(!verification.lint.deadTransitions.contains("signIn.submitted"))
+    }
+
+    @Test func aStatesOwnHandlerOverridesAnAnywhereRow() throws {
+        let json = try Self.fixture()
+            .replacingOccurrences(of: #""confirmTotp": { "emits": { "codeAccepted": [] } },"#,
+                                  with: #""confirmTotp": { "emits": { "codeAccepted": [], "sessionExpired": { "by": "system" } } },"#)
+            .replacingOccurrences(of: #"    { "from": "confirmTotp", "on": "codeAccepted", "to": "signedIn" },"#,
+                                  with: #"    { "from": "confirmTotp", "on": "codeAccepted", "to": "signedIn" },"# + "\n"
+                                    + #"    { "from": "confirmTotp", "on": "sessionExpired", "to": "signIn" },"#)
+        let verification = ModelChecker.verify(try Self.load(json))
+        #expect(verification.lint.overriddenAnywhere == ["confirmTotp.sessionExpired"])
+        #expect(verification.violations.isEmpty)
+    }
 }

@@ -39,6 +39,16 @@ package indirect enum Condition: Hashable, Sendable {
         }
     }
 
+    /// The keys the condition reads.
+    package var keys: Set<Int> {
+        switch self {
+        case let .present(k), let .absent(k), let .valueIn(k, _), let .atLeast(k, _), let .below(k, _): return [k]
+        case let .all(conditions), let .any(conditions): return conditions.reduce(into: Set<Int>()) { $0.formUnion($1.keys) }
+        case let .not(condition): return condition.keys
+        case .at: return []
+        }
+    }
+
     /// Whether the condition holds whatever the data (no test, or only tests that always pass).
     package var isAlwaysTrue: Bool {
         if case let .all(conditions) = self { return conditions.allSatisfy(\.isAlwaysTrue) }

@@ -6,6 +6,12 @@ public struct Lint: Hashable, Sendable {
     public var deadTransitions: [String] = []
     /// Data keys some step produces but no step requires.
     public var unusedData: [String] = []
+    /// `authflow/2`: reachable non-terminal states whose only moves are system events, with no back (a spinner with no cancel).
+    public var waitsOnSystem: [String] = []
+    /// `authflow/2`: rows that never fire because earlier rows for the same `from` and `on` always hold first, as `from.event→to`.
+    public var shadowedRows: [String] = []
+    /// `authflow/2`: `anywhere` rows a state's own emission or row overrides, as `state.event`.
+    public var overriddenAnywhere: [String] = []
 
     public init(unreachable: [String] = [], deadTransitions: [String] = [], unusedData: [String] = []) {
         self.unreachable = unreachable
@@ -19,9 +25,15 @@ public struct Lint: Hashable, Sendable {
         if !unreachable.isEmpty { lines.append("unreachable states: \(unreachable.joined(separator: ", "))") }
         if !deadTransitions.isEmpty { lines.append("dead transitions: \(deadTransitions.joined(separator: ", "))") }
         if !unusedData.isEmpty { lines.append("data produced but never required: \(unusedData.joined(separator: ", "))") }
+        if !waitsOnSystem.isEmpty { lines.append("waits on the system, with no way for the user to leave: \(waitsOnSystem.joined(separator: ", "))") }
+        if !shadowedRows.isEmpty { lines.append("rows shadowed by earlier rows that always hold: \(shadowedRows.joined(separator: ", "))") }
+        if !overriddenAnywhere.isEmpty { lines.append("anywhere rows overridden by a state's own: \(overriddenAnywhere.joined(separator: ", "))") }
         return lines
     }
 
     /// Whether there is nothing to report.
-    public var isEmpty: Bool { unreachable.isEmpty && deadTransitions.isEmpty && unusedData.isEmpty }
+    public var isEmpty: Bool {
+        unreachable.isEmpty && deadTransitions.isEmpty && unusedData.isEmpty && waitsOnSystem.isEmpty && shadowedRows.isEmpty
+            && overriddenAnywhere.isEmpty
+    }
 }

@@ -93,11 +93,17 @@ public enum ReportRenderer {
             return .object(JSONObject(members))
         }
         members.append(("violations", .array(report.violations.map { violationJSON($0, secrets: report.secrets) })))
-        members.append(("lint", .object(JSONObject([
+        // The authflow/2 findings appear when there are some, so a /1 report keeps its three keys.
+        var lint: [(String, JSON)] = [
             ("unreachable", .array(report.lint.unreachable.map(JSON.string))),
             ("deadTransitions", .array(report.lint.deadTransitions.map(JSON.string))),
             ("unusedData", .array(report.lint.unusedData.map(JSON.string))),
-        ]))))
+        ]
+        for (key, list) in [("waitsOnSystem", report.lint.waitsOnSystem), ("shadowedRows", report.lint.shadowedRows),
+                            ("overriddenAnywhere", report.lint.overriddenAnywhere)] where !list.isEmpty {
+            lint.append((key, .array(list.map(JSON.string))))
+        }
+        members.append(("lint", .object(JSONObject(lint))))
         var stats: [(String, JSON)] = [
             ("states", .int(report.stats.states)), ("configurations", .int(report.stats.configurations)),
             ("depth", .int(report.stats.depth)), ("stacks", .int(report.stats.stacks)),

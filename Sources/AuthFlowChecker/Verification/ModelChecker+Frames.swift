@@ -11,7 +11,18 @@ extension ModelChecker {
     /// site gives its shortest counterexample.
     /// - Complexity: O(C · m · b) for C configurations, m emissions per step and b branches each,
     ///   and O(C + E) memory for the reverse graph `no-exit` needs.
-    static func frameSites(_ graph: ConfigurationGraph, rules: SiteRules) -> [(position: Int32, violation: Violation)] {
+    /// What the frame-by-frame pass learns besides sites, for the lint of a `/2` flow.
+    struct FrameFacts {
+        /// Rows of ``FlowModel/rows`` that fired from some reachable configuration.
+        var firedRows = Set<Int>()
+        /// `(state, event)` pairs offered from some reachable configuration, as `state << 32 | event`.
+        var offered = Set<Int64>()
+        /// Per state: whether some user event, or some system event, moves it.
+        var userMoves: [Bool] = []
+        var systemMoves: [Bool] = []
+    }
+
+    static func frameSites(_ graph: ConfigurationGraph, rules: SiteRules, facts: inout FrameFacts) -> [(position: Int32, violation: Violation)] {
         let model = graph.model
         let count = graph.count
         var successors: [FlowModel.Successor] = []
@@ -20,10 +31,18 @@ extension ModelChecker {
         var canMove = [Bool](repeating: false, count: count)
         var reverse = [[Int32]](repeating: [], count: count)
         let rootOf = graph.rootIndex
+        facts.userMoves = Array(repeating: false, count: model.stateCount)
+        facts.systemMoves = Array(repeating: false, count: model.stateCount)
         for i in 0..<count {
             let configuration = graph.configurations[i]
-            model.successors(state: Int(configuration.state), keys: configuration.keys, values: configuration.values, into: &successors)
+            let state = Int(configuration.state)
+            model.successors(state: state, keys: configuration.keys, values: configuration.values, into: &successors)
             for successor in successors {
+                facts.offered.insert(Int64(state) << 32 | Int64(successor.event.rawValue))
+                if successor.row >= 0 {
+                    facts.firedRows.insert(successor.row)
+                    if model.emissions[state][successor.emission].bySystem { facts.systemMoves[state] = true } else { facts.userMoves[state] = true }
+                }
                 switch successor.outcome {
                 case .illegal:
                     let site = Int64(configuration.state) << 32 | Int64(successor.event.rawValue)
@@ -85,5 +104,60 @@ extension ModelChecker {
             }
         }
         return found
+    }
+}
+
+extension ModelChecker {
+    /// The lint of a flow checked frame by frame: what `/1` reports, plus `waits-on-system`, shadowed rows and overridden `anywhere` rows.
+    ///
+    /// Keys count as used when a step requires them (`requires`, `anyOf`), reads them (`optional`)
+    /// or a guard tests them; a row no reachable frame fires is dead, or shadowed when its event was
+    /// offered and an earlier row for the same `from` and `on` always took it.
+    static func frameLint(_ graph: ConfigurationGraph, facts: FrameFacts) -> Lint {
+        let model = graph.model
+        var lint = Lint()
+        var produced = Set<Int>()
+        var used = Set<Int>()
+        for state in 0..<model.stateCount {
+            used.formUnion(model.requires[state].map(\.index))
+            for set in model.anyOf[state] { used.formUnion(set.map(\.index)) }
+            used.formUnion(model.optional[state].map(\.index))
+            for emission in model.emissions[state] {
+                for k in model.keys.indices where emission.addKeys & (1 << UInt64(k)) != 0 { produced.insert(k) }
+                produced.formUnion(emission.addValued)
+                produced.formUnion(emission.setKeys)
+                produced.formUnion(emission.increment)
+                if let when = emission.when { used.formUnion(when.keys) }
+                for row in emission.rows { if let when = row.when { used.formUnion(when.keys) } }
+            }
+        }
+        let unused = produced.subtracting(used).subtracting(model.outputs.map(\.index)).sorted()
+        lint.unusedData = unused.map { model.keys[$0] }
+        lint.overriddenAnywhere = model.anywhereOverrides
+        guard graph.stoppedBy == nil else { return lint }
+        lint.unreachable = (0..<model.stateCount).filter { !graph.isReachable($0) }.map { model.states[$0] }
+        for state in 0..<model.stateCount where graph.isReachable(state) && !model.isTerminal[state] {
+            let userCanBack = model.canGoBack[state] && state != model.initial.index
+            if facts.systemMoves[state] && !facts.userMoves[state] && !userCanBack { lint.waitsOnSystem.append(model.states[state]) }
+        }
+        for state in 0..<model.stateCount {
+            for emission in model.emissions[state] {
+                for (i, row) in emission.rows.enumerated() where !facts.firedRows.contains(row.row) {
+                    let name = "\(model.states[state]).\(model.events[emission.event.index])"
+                    let offered = facts.offered.contains(Int64(state) << 32 | Int64(emission.event.rawValue))
+                    if offered && emission.rows[..<i].contains(where: { facts.firedRows.contains($0.row) }) {
+                        lint.shadowedRows.append("\(name)→\(model.states[row.to.index])")
+                    } else {
+                        lint.deadTransitions.append(name)
+                    }
+                }
+            }
+        }
+        // Rows for an event the state never emits take no emission: dead too.
+        let attached = Set(model.emissions.flatMap { $0.flatMap { $0.rows.map(\.row) } })
+        for (i, row) in model.rows.enumerated() where !attached.contains(i) {
+            lint.deadTransitions.append("\(model.states[row.from.index]).\(model.events[row.event.index])")
+        }
+        return lint
     }
 }

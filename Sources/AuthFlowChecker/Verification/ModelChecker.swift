@@ -21,7 +21,8 @@ package enum ModelChecker {
         let stateCount = model.stateCount
         let rules = SiteRules(model: model)
         var found: [(position: Int32, violation: Violation)] = []
-        if !model.isStatic { found = frameSites(graph, rules: rules) }
+        var facts = FrameFacts()
+        if !model.isStatic { found = frameSites(graph, rules: rules, facts: &facts) }
         for state in 0..<stateCount where graph.isReachable(state) {
             let first = graph.firstOfState[state]
             // A static flow's moves depend on the state alone: its sites are the state's, at its first configuration.
@@ -47,7 +48,7 @@ package enum ModelChecker {
         }.map(\.element)
 
         return SpecVerification(
-            violations: found.map(\.violation), lint: lint(graph), states: graph.reachableStates,
+            violations: found.map(\.violation), lint: model.isStatic ? lint(graph) : frameLint(graph, facts: facts), states: graph.reachableStates,
             configurations: graph.count, stoppedBy: graph.stoppedBy)
     }
 
