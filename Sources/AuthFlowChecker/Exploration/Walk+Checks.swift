@@ -38,6 +38,14 @@ extension Walk {
             if nodes.count > 1 { prune() } else { resync() }
             return
         }
+        // An app is probed (events with no row, back where the spec forbids it) once per
+        // configuration, at the shallowest stack that reaches it, and replayed afterwards: a
+        // refused probe may change what the app keeps hidden, and every counterexample must
+        // replay from the path it prints.
+        if !readsInternals {
+            guard firstProbe(state: node.state, keys: node.keys) else { return }
+        }
+        defer { if !readsInternals { resync() } }
         for m in table.moves(of: state) {
             let legal = table.target[m] >= 0
             let event = EventID(table.event[m])
@@ -55,7 +63,8 @@ extension Walk {
                         "\(subject) accepted \(model.events[event.index]) in \(model.states[state]), which has no transition"
                     }
                     resync()
-                    return
+                    // An app's every wrong answer at this node is a site of its own: probe the rest too.
+                    if readsInternals { return } else { continue }
                 }
                 if !matches(state: node.state, keys: node.keys) {
                     let found = mismatch(state: node.state, keys: node.keys)
@@ -64,7 +73,7 @@ extension Walk {
                         "rejecting \(model.events[event.index]) changed \(subject): \(problem)"
                     }
                     resync()
-                    return
+                    if readsInternals { return }
                 }
             }
         }
@@ -89,6 +98,14 @@ extension Walk {
                 resync()
             }
         }
+    }
+
+    /// Whether the configuration `(state, keys)` is reached here by a shorter stack than any it was probed at; records it if so.
+    mutating func firstProbe(state: Int32, keys: UInt64) -> Bool {
+        let configuration = Configuration(state: state, keys: keys)
+        if let depth = probedAt[configuration], depth <= nodes.count { return false }
+        probedAt[configuration] = nodes.count
+        return true
     }
 
     /// Puts the runtime back in step with the model after a disagreement: reset and replay the path.

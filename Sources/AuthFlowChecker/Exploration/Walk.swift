@@ -21,6 +21,8 @@ struct Walk<Driver: FlowDriver> {
     var stacks = 0
     var stoppedBy: StopReason?
     var sites: [Site: FoundViolation] = [:]
+    /// For an app: the stack height each configuration was probed at (see ``checkNode()``).
+    var probedAt: [Configuration: Int] = [:]
     /// Where to report progress, every 4096 stacks; `nil` for nowhere.
     var progress: CheckProgress?
     /// When set, called every 4096 stacks with the stacks counted since the last call instead of
@@ -211,9 +213,12 @@ struct Walk<Driver: FlowDriver> {
         if !matches(state: parent.state, keys: parent.keys) {
             let found = mismatch(state: parent.state, keys: parent.keys)
             let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
+            // An app was backtracked by its own back where the spec allows it: say so.
+            let userBack = !readsInternals && table.backAllowed[Int(child.state)]
             nodes.append(child)
             report(.undoMismatch, state: child.state, event: child.event, trigger: .undo, mismatch: found) { model in
-                "after undoing \(model.events[Int(child.event)]) from \(model.states[Int(child.state)]), \(problem)"
+                userBack ? "after back from \(model.states[Int(child.state)]) (entered by \(model.events[Int(child.event)])), \(problem)"
+                    : "after undoing \(model.events[Int(child.event)]) from \(model.states[Int(child.state)]), \(problem)"
             }
             nodes.removeLast()
             resync()

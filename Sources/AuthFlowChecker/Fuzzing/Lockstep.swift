@@ -98,7 +98,8 @@ struct Lockstep {
                 // An event the step does not emit: an app's table must refuse it too.
                 guard traits.probesEveryEvent, values?.isEmpty ?? true else { return (false, nil) }
                 actions.append(action)
-                let accepted = driver.send(event) { _ in .string("") }
+                let index = actions.count
+                let accepted = driver.send(event) { .string(Self.simpleValue(model.keys[$0.index], step: index)) }
                 steps.append(pathStep(event: name))
                 return (true, refusal(of: name, accepted: accepted))
             }
