@@ -49,18 +49,27 @@ public struct ConformanceFailure: Error, CustomStringConvertible, Sendable {
 /// Renders conformance reports for a person reading a failed test: numbered steps, the breaking
 /// step's expected and actual frame as a diff, secrets redacted, and how to replay it.
 public enum ConformanceRenderer {
+    /// How many of the walk's violations are printed in full; the rest are listed by site.
+    public static let printedInFull = 3
+
     /// The report as text.
     ///
+    /// The walk's first ``printedInFull`` violations (shortest first) print as counterexamples;
+    /// a broken table can violate hundreds of sites, so the others are listed by site only.
+    ///
     /// ```
-    /// Specs/email-first.json: violated — the implementation does not conform (exhaustive walk, 12 events)
+    /// Specs/email-first.json: violated — the implementation does not conform: 8 violations in the exhaustive walk to depth 12
     ///
     /// 1) undo-mismatch at password on knownEmail — 3 steps
-    ///    after back from password, email is absent, expected #1
-    ///      0. (start)     → start     {}
-    ///      …
+    ///    after back from password (entered by knownEmail), … email is #2, expected absent; …
+    ///     0. (start)     → start     {}
+    ///     1. startAuth   → email     {}
+    ///     2. knownEmail  → password  {email=#2, account=#2}
+    ///  ✗  3. back        → email     {}   ← undo-mismatch
     ///    frame after step 3 (− expected by the spec, + actual in the implementation):
-    ///        state  email
-    ///      − email  #1
+    ///        state    email
+    ///      + email    #2
+    ///      + account  #2
     ///    replay: the path startAuth knownEmail back, found by the walk to depth 12
     /// ```
     public static func text(_ report: ConformanceReport, style: TextStyle = .plain) -> String {
@@ -76,13 +85,19 @@ public enum ConformanceRenderer {
             let count = walk.violations.count
             lines.append("\(report.spec): \(style.bad("violated")) — \(subject) does not conform: "
                          + "\(count) violation\(count == 1 ? "" : "s") in the exhaustive walk to depth \(walk.depth)")
-            for (i, violation) in walk.violations.enumerated() {
+            for (i, violation) in walk.violations.prefix(printedInFull).enumerated() {
                 let path = violation.path.dropFirst().compactMap(\.event)
                 lines.append("")
                 lines.append(CounterexampleRenderer.render(
                     violation, number: i + 1,
                     replay: "the path \(path.isEmpty ? "(start)" : path.joined(separator: " ")), found by the walk to depth \(walk.depth)",
                     secrets: report.secrets, style: style, subject: subject))
+            }
+            let rest = walk.violations.dropFirst(printedInFull)
+            if !rest.isEmpty {
+                let listed = rest.prefix(20).map { "\($0.site) (\($0.length) step\($0.length == 1 ? "" : "s"))" }
+                lines.append("")
+                lines.append("\(rest.count) more: " + listed.joined(separator: ", ") + (rest.count > 20 ? ", …" : ""))
             }
         } else if let fuzz = report.fuzz, let failure = fuzz.failure {
             let options = report.fuzzOptions

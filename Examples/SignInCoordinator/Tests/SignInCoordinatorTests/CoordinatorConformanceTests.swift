@@ -35,6 +35,9 @@ import SignInCoordinator
         #expect(text.contains("     + account  #2"), "\(text)")
         #expect(!text.contains("history"), "an app's history is never reported: \(text)")
         #expect(text.contains("replay: the path startAuth knownEmail back"), "\(text)")
+        // Three counterexamples in full, the other sites one line.
+        #expect(text.contains("\n5 more: undo-mismatch@joinAccount.invitedEmail (3 steps), "), "\(text)")
+        #expect(!text.contains("4) "), "\(text)")
     }
 
     /// The random paths replay by seed, and their counterexamples show the values typed with the secrets redacted.
