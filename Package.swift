@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(name: "authcheck-testing", dependencies: ["AuthCheckCLI", "AuthCheckTestSupport"]),
         .executableTarget(
             name: "authcheck-bench",
-            dependencies: ["AuthFlow", "AuthFlowChecker", "PropertyTesting"],
+            dependencies: ["AuthFlow", "AuthFlowChecker", "PropertyTesting", "SignInCoordinatorExample"],
             path: "Benchmarks/authcheck-bench"
         ),
         .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "PropertyTesting"]),
@@ -55,6 +55,14 @@ let package = Package(
         .testTarget(
             name: "AuthCheckCLIUnitTests",
             dependencies: ["AuthCheckCLI", "AuthCheckTestSupport", "AuthFlow", "AuthFlowChecker"]
+        ),
+        // The example app's coordinator (Examples/SignInCoordinator, its own package too) and its
+        // tests, built here as well so that `swift test` checks it and the benchmark can walk it.
+        .target(name: "SignInCoordinatorExample", path: "Examples/SignInCoordinator/Sources/SignInCoordinator"),
+        .testTarget(
+            name: "SignInCoordinatorExampleTests",
+            dependencies: ["SignInCoordinatorExample", "AuthFlow", "AuthFlowChecker"],
+            path: "Examples/SignInCoordinator/Tests/SignInCoordinatorTests"
         ),
         // The built executables against the golden files in Expected/.
         .testTarget(

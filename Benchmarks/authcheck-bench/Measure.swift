@@ -2,6 +2,7 @@ import AuthFlow
 import AuthFlowChecker
 import Foundation
 import PropertyTesting
+import SignInCoordinatorExample
 
 /// The measurements a child process makes, each printed as one line of `key=value` fields.
 enum Measure {
@@ -21,6 +22,24 @@ enum Measure {
         let walk = workers > 1
             ? ParallelExplorer(model: model, workers: workers).explore(depth: depth)
             : RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: depth)
+        let seconds = Date().timeIntervalSince(start)
+        let cpu = cpuSeconds() - cpuStart
+        print("stacks=\(walk.stacks) seconds=\(seconds) cpu=\(cpu) violations=\(walk.violations.count) peakKB=\(peakKB())")
+    }
+
+    /// `conformance SPEC DEPTH undo|replay`: the conformance walk over the example app's coordinator,
+    /// backtracking with its undo, or by replays from fresh coordinators as for an app without one.
+    static func conformance(_ arguments: ArraySlice<String>) throws {
+        let arguments = Array(arguments)
+        guard arguments.count == 3, let depth = Int(arguments[1]), ["undo", "replay"].contains(arguments[2]) else {
+            throw UsageError(description: "usage: authcheck-bench conformance SPEC DEPTH undo|replay")
+        }
+        let model = try SpecLoader.load(file: arguments[0])
+        var conformance = FlowConformance(model: model) { SignInCoordinator() }
+        conformance.usesCapabilities = arguments[2] == "undo"
+        let cpuStart = cpuSeconds()
+        let start = Date()
+        let walk = conformance.explore(depth: depth)
         let seconds = Date().timeIntervalSince(start)
         let cpu = cpuSeconds() - cpuStart
         print("stacks=\(walk.stacks) seconds=\(seconds) cpu=\(cpu) violations=\(walk.violations.count) peakKB=\(peakKB())")

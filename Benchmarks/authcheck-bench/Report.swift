@@ -59,6 +59,18 @@ struct Report {
         return best!
     }
 
+    /// One conformance walk of the example coordinator, `undo` or `replay` (the best of `repeats` runs).
+    func conformanceWalk(_ name: String, depth: Int, mode: String) throws -> Walk {
+        var best: Walk?
+        for _ in 0..<repeats {
+            let fields = try child(["conformance", spec(name), String(depth), mode])
+            let run = Walk(stacks: Int(fields["stacks"] ?? "") ?? -1, seconds: Double(fields["seconds"] ?? "") ?? 0,
+                           cpu: Double(fields["cpu"] ?? "") ?? 0, peakMB: (Double(fields["peakKB"] ?? "") ?? 0) / 1024)
+            if best == nil || run.seconds < best!.seconds { best = run }
+        }
+        return best!
+    }
+
     func run() throws {
         let spin = useSpin ? SpinRunner.find() : nil
         var out: [String] = []
@@ -161,7 +173,34 @@ struct Report {
         }
         emit()
 
-        // 3. Complete verification of generated flows.
+        // 3. An app's own coordinator.
+        emit("## Conformance walk of an app's own coordinator: Specs/email-first.json")
+        emit()
+        emit("`FlowConformance.explore` over `Examples/SignInCoordinator` (a generic state machine with a history stack, "
+             + "a data stack and a step factory, driven through `FlowUnderTest` in its own enums and a `[SignInKey: String]` "
+             + "dictionary) against the runtime walk over the built-in `FlowSession`, one worker each, on the same spec and "
+             + "the same stacks. With undo: the coordinator's `undo()` backtracks past `start` and the terminal states (its "
+             + "`back()` everywhere else); without: a replay of the path on a fresh coordinator does. The conformance walk "
+             + "also sends every event a step does not emit, once per configuration. Stacks per wall-clock second.")
+        emit()
+        emit("| depth | stacks | built-in runtime | coordinator, with undo | coordinator, without undo | runtime ÷ with undo | runtime ÷ without |")
+        emit("|--:|--:|--:|--:|--:|--:|--:|")
+        var conformanceTarget: (depth: Int, ratio: Double)?
+        for depth in quick ? [12, 16] : [16, 20, 24] {
+            let runtime = try cachedWalk("email-first", depth, 1)
+            let undo = try conformanceWalk("email-first", depth: depth, mode: "undo")
+            let replay = try conformanceWalk("email-first", depth: depth, mode: "replay")
+            let same = undo.stacks == runtime.stacks && replay.stacks == runtime.stacks
+            let ratio = undo.rate > 0 ? runtime.rate / undo.rate : 0
+            conformanceTarget = (depth, ratio)
+            emit("| \(depth) | \(runtime.stacks)\(same ? "" : " **differ: \(undo.stacks), \(replay.stacks)**") "
+                 + "| \(f(runtime.seconds, 3)) s · \(rate(runtime.rate))/s | \(f(undo.seconds, 3)) s · \(rate(undo.rate))/s "
+                 + "| \(f(replay.seconds, 3)) s · \(rate(replay.rate))/s | \(f(ratio, 1))× "
+                 + "| \(f(replay.rate > 0 ? runtime.rate / replay.rate : 0, 1))× |")
+        }
+        emit()
+
+        // 4. Complete verification of generated flows.
         emit("## Complete `(state, data keys)` verification of generated flows (16 keys)")
         emit()
         emit("`SyntheticFlow.make(states:keys: 16, seed: 1)`, then `ModelChecker.verify` (every spec property, decided with no depth bound).")
@@ -185,7 +224,7 @@ struct Report {
         }
         emit()
 
-        // 4. The passcode normaliser over generated user input.
+        // 5. The passcode normaliser over generated user input.
         emit("## Passcode normaliser over generated user input")
         emit()
         emit("`Gen.userInput` (full-width forms, combining marks, emoji, every whitespace and invisible character, case-mapping traps), one seeded case per input; each is normalised twice (idempotence, compared by unicode scalars) and checked against the default policy.")
@@ -218,6 +257,11 @@ struct Report {
         }
         emit("- the passcode normaliser over \(passcodeCount) generated inputs: \(passcode["failures"] ?? "?") failures — "
              + (passcode["failures"] == "0" ? "met" : "**not met**"))
+        if let conformanceTarget {
+            emit("- the conformance walk of the example coordinator with its undo at depth \(conformanceTarget.depth): "
+                 + "\(f(conformanceTarget.ratio, 1))× slower than the built-in runtime's walk — "
+                 + (conformanceTarget.ratio <= 3 ? "met (within 3×)" : "**not met** (target within 3×)"))
+        }
         if let verifyTarget {
             emit("- complete verification of a generated flow of \(verifyTarget.states) states and 16 keys: "
                  + "\(f(verifyTarget.seconds, 3)) s including building the model — "

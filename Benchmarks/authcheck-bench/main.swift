@@ -2,6 +2,7 @@
 //
 //   authcheck-bench [--quick] [--repeat N] [--no-spin] [--root DIR]   the whole report, as Markdown on stdout
 //   authcheck-bench walk SPEC DEPTH WORKERS                            one walk, in this process (a child)
+//   authcheck-bench conformance SPEC DEPTH undo|replay                 one conformance walk of the example app (a child)
 //   authcheck-bench verify STATES KEYS SEED                            one complete verification (a child)
 //   authcheck-bench export SPEC DEPTH                                  the Promela model SPIN is run on
 //   authcheck-bench passcode COUNT SEED                                normalise COUNT generated inputs (a child)
@@ -15,6 +16,8 @@ do {
     switch arguments.first {
     case "walk":
         try Measure.walk(arguments.dropFirst())
+    case "conformance":
+        try Measure.conformance(arguments.dropFirst())
     case "verify":
         try Measure.verify(arguments.dropFirst())
     case "export":
@@ -24,6 +27,7 @@ do {
     case "-h", "--help":
         print("usage: authcheck-bench [--quick] [--repeat N] [--no-spin] [--root DIR]\n"
               + "       authcheck-bench walk SPEC DEPTH WORKERS\n"
+              + "       authcheck-bench conformance SPEC DEPTH undo|replay\n"
               + "       authcheck-bench verify STATES KEYS SEED\n"
               + "       authcheck-bench export SPEC DEPTH\n"
               + "       authcheck-bench passcode COUNT SEED")

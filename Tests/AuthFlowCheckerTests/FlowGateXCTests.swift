@@ -17,6 +17,22 @@ final class FlowGateXCTests: XCTestCase {
         }
     }
 
+    /// An app's own coordinator through the conformance gate, from XCTest: it passes, and its broken twin fails with the frame diff.
+    func testAnAppsCoordinatorThroughTheConformanceGate() throws {
+        let spec = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString).json")
+        try ConformanceTests.spec.write(to: spec, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: spec) }
+        let report = try FlowGate.assertConforms(spec: spec.path, depth: 6, runs: 100) { ConformanceTests.Coordinator() }
+        XCTAssertEqual(report.verdict, .holds)
+        XCTAssertEqual(report.walk?.stacks, RuntimeExplorer(model: ConformanceTests.model).countStacks(depth: 6))
+        XCTAssertThrowsError(try FlowGate.assertConforms(spec: spec.path, depth: 6) { ConformanceTests.Coordinator(forgetsData: true) }) { error in
+            let text = String(describing: error)
+            XCTAssertTrue(text.contains("1) undo-mismatch at code on submit — 3 steps"), text)
+            XCTAssertTrue(text.contains(" ✗  3. back"), text)
+            XCTAssertTrue(text.contains("     + email  #2"), text)
+        }
+    }
+
     /// A team's own helper can throw the gate's error: its initialiser is public (this file imports without @testable).
     func testATeamsOwnHelperCanThrowTheGatesError() throws {
         let report = FlowChecker.check(file: Files.broken("mfa-bypass"))

@@ -11,22 +11,26 @@ struct FrameComparator {
     let model: FlowModel
 
     /// The mismatch between `driver` and the frame `(state, keys)` at history height `height`, or nil when they agree.
+    ///
+    /// With `height` nil the history is not compared, and neither snapshot shows one: an app's
+    /// own coordinator keeps no history the checker can read, so only what it holds is compared.
     /// - Parameters:
     ///   - expected: the value the model expects for each key in `keys`.
     ///   - display: how a value prints.
     /// - Complexity: O(k) driver queries for k keys in the flow.
-    func compare<Driver: FlowDriver>(_ driver: Driver, state: Int32, height: Int, keys: UInt64,
+    func compare<Driver: FlowDriver>(_ driver: Driver, state: Int32, height: Int?, keys: UInt64,
                                      expected: (KeyID) -> FlowValue, display: (FlowValue) -> String) -> FrameMismatch? {
         var differences: [FrameMismatch.Difference] = []
         let actualState = driver.state
         let expectedState = model.states[Int(state)]
         let actualStateName = actualState.index >= 0 && actualState.index < model.stateCount
-            ? model.states[actualState.index] : "\(actualState)"
+            ? model.states[actualState.index] : (driver as? NamesUnknownStates)?.name(of: actualState) ?? "\(actualState)"
         if actualState.rawValue != state {
             differences.append(.state(actual: actualStateName, expected: expectedState))
         }
-        if driver.height != height {
-            differences.append(.height(actual: driver.height, expected: height))
+        let actualHeight = height == nil ? nil : driver.height
+        if let height, let actualHeight, actualHeight != height {
+            differences.append(.height(actual: actualHeight, expected: height))
         }
         let expectedSet = KeySet(bits: keys)
         if driver.dataCount != expectedSet.count {
@@ -49,7 +53,13 @@ struct FrameComparator {
         guard !differences.isEmpty else { return nil }
         return FrameMismatch(
             expected: FrameSnapshot(state: expectedState, height: height, data: expectedData),
-            actual: FrameSnapshot(state: actualStateName, height: driver.height, data: actualData, dataCount: driver.dataCount),
+            actual: FrameSnapshot(state: actualStateName, height: actualHeight, data: actualData, dataCount: driver.dataCount),
             differences: differences)
     }
+}
+
+/// A driver whose implementation can be in states the spec does not name, and can say what they are called.
+protocol NamesUnknownStates {
+    /// The implementation's name for `state`, an id the driver gave a state the model does not know.
+    func name(of state: StateID) -> String?
 }

@@ -11,14 +11,17 @@ public struct FrameMismatch: Hashable, Sendable {
         /// A key's value differs; `nil` is absent, a secret's values are `<redacted>`.
         case value(key: String, actual: String?, expected: String?)
 
-        public var description: String {
+        public var description: String { description(subject: "the runtime") }
+
+        /// The difference in words, naming the implementation under test `subject`.
+        public func description(subject: String) -> String {
             switch self {
             case let .state(actual, expected):
-                return "the runtime is at \(actual), expected \(expected)"
+                return "\(subject) is at \(actual), expected \(expected)"
             case let .height(actual, expected):
-                return "the runtime's history holds \(actual) frames, expected \(expected)"
+                return "\(subject)'s history holds \(actual) frames, expected \(expected)"
             case let .dataCount(actual, expected, keys):
-                return "the runtime holds \(actual) data keys, expected \(expected) {\(keys.joined(separator: ", "))}"
+                return "\(subject) holds \(actual) data keys, expected \(expected) {\(keys.joined(separator: ", "))}"
             case let .value(key, actual?, expected?) where actual == FlowReport.redacted && expected == FlowReport.redacted:
                 return "\(key) is not the value expected (\(FlowReport.redacted))"
             case let .value(key, actual, expected):
@@ -35,5 +38,8 @@ public struct FrameMismatch: Hashable, Sendable {
     public var differences: [Difference]
 
     /// The differences as one sentence, as violation messages quote them.
-    public var summary: String { differences.map(\.description).joined(separator: "; ") }
+    public var summary: String { summary(subject: "the runtime") }
+
+    /// The differences as one sentence, naming the implementation under test `subject`.
+    public func summary(subject: String) -> String { differences.map { $0.description(subject: subject) }.joined(separator: "; ") }
 }

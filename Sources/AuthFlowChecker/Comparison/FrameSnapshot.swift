@@ -1,4 +1,4 @@
-/// A frame as a report shows it: the state, the history height and each data key's value.
+/// A frame as a report shows it: the state, the history height (when the implementation has one the checker can read) and each data key's value.
 public struct FrameSnapshot: Hashable, Sendable {
     /// One data key and its value as printed (`<redacted>` for a secret).
     public struct Entry: Hashable, Sendable {
@@ -13,14 +13,15 @@ public struct FrameSnapshot: Hashable, Sendable {
 
     /// The state's name.
     public var state: String
-    /// How many frames the history holds (1 at the root).
-    public var height: Int
+    /// How many frames the history holds (1 at the root); `nil` when the frame comes from an
+    /// implementation whose history the checker cannot read (an app's own coordinator).
+    public var height: Int?
     /// The keys that have a value, in the flow's key order.
     public var data: [Entry]
     /// How many keys the runtime says it holds (keys the flow does not know included).
     public var dataCount: Int
 
-    public init(state: String, height: Int, data: [Entry], dataCount: Int? = nil) {
+    public init(state: String, height: Int?, data: [Entry], dataCount: Int? = nil) {
         self.state = state
         self.height = height
         self.data = data

@@ -4,6 +4,8 @@ import AuthFlow
 ///
 /// ``SessionDriver`` adapts the real ``FlowSession``; tests adapt deliberately broken runtimes
 /// to prove the explorer catches them. Every method answers through the runtime's own API.
+/// An app's own coordinator, which keeps no history the explorer can read, is checked through
+/// ``FlowUnderTest`` instead.
 public protocol FlowDriver: AnyObject {
     /// The runtime's current state.
     var state: StateID { get }

@@ -22,7 +22,9 @@ struct MoveTable: Sendable {
     /// The most keys one move adds.
     let maximumAdds: Int
 
-    init(model: FlowModel, duplicateMasks masks: [[[UInt64]]]) {
+    /// The moves of `model`; with `probingEveryEvent`, each state also gets a move with no target
+    /// for every event it does not emit (after its own, so the ordinals of legal moves are unchanged).
+    init(model: FlowModel, duplicateMasks masks: [[[UInt64]]], probingEveryEvent: Bool = false) {
         var moveStart = [0]
         var event: [Int32] = [], target: [Int32] = [], adds: [UInt64] = []
         var keyStart = [0], addedKeys: [Int32] = []
@@ -36,6 +38,16 @@ struct MoveTable: Sendable {
                 keyStart.append(addedKeys.count)
                 duplicateMasks += masks[state][j]
                 dupStart.append(duplicateMasks.count)
+            }
+            if probingEveryEvent {
+                let emitted = Set(model.moves[state].map(\.event.rawValue))
+                for other in 0..<Int32(model.events.count) where !emitted.contains(other) {
+                    event.append(other)
+                    target.append(-1)
+                    adds.append(0)
+                    keyStart.append(addedKeys.count)
+                    dupStart.append(duplicateMasks.count)
+                }
             }
             moveStart.append(event.count)
         }

@@ -28,9 +28,13 @@ package struct RuntimeExplorer: Sendable {
     let model: FlowModel
     /// The model's moves as flat arrays, for the hot loop.
     let table: MoveTable
+    /// What the walk asks the implementation and what it calls it.
+    let traits: DriverTraits
 
-    package init(model: FlowModel) {
+    /// An explorer of `model`; `traits` say what the walk may ask the implementation (by default, everything the built-in runtime answers).
+    init(model: FlowModel, traits: DriverTraits) {
         self.model = model
+        self.traits = traits
         // For each state and move, the masks that make the move push the same frame as an earlier sibling.
         let duplicateMasks = model.moves.map { moves in
             moves.indices.map { j in
@@ -40,7 +44,12 @@ package struct RuntimeExplorer: Sendable {
                 }
             }
         }
-        self.table = MoveTable(model: model, duplicateMasks: duplicateMasks)
+        self.table = MoveTable(model: model, duplicateMasks: duplicateMasks, probingEveryEvent: traits.probesEveryEvent)
+    }
+
+    /// An explorer of `model` for the built-in runtime: every question asked.
+    package init(model: FlowModel) {
+        self.init(model: model, traits: .runtime)
     }
 
     /// The value the explorer gives `key` when event `event` pushes a frame at height `height`.

@@ -2,10 +2,10 @@ import AuthFlow
 
 /// What the walk checks at every node: the runtime's frame, enabled and rejected events, the back policy.
 extension Walk {
-    /// Whether the runtime is exactly at the model's frame: state, history height, data values.
+    /// Whether the runtime is exactly at the model's frame: state, history height (when it is read), data values.
     @inline(__always)
     func matches(state: Int32, keys: UInt64) -> Bool {
-        if driver.state.rawValue != state || driver.height != nodes.count || driver.dataCount != keys.nonzeroBitCount {
+        if driver.state.rawValue != state || (readsInternals && driver.height != nodes.count) || driver.dataCount != keys.nonzeroBitCount {
             return false
         }
         var rest = keys
@@ -19,7 +19,7 @@ extension Walk {
 
     /// Compares the runtime with the model's frame `(state, keys)` at the top of the walk's stack; every difference, or nil.
     func mismatch(state: Int32, keys: UInt64) -> FrameMismatch? {
-        FrameComparator(model: model).compare(driver, state: state, height: nodes.count, keys: keys,
+        FrameComparator(model: model).compare(driver, state: state, height: readsInternals ? nodes.count : nil, keys: keys,
                                               expected: { .int(expected[$0.index]) }, display: RuntimeExplorer.display)
     }
 
@@ -28,19 +28,28 @@ extension Walk {
     mutating func checkNode() {
         let node = nodes[nodes.count - 1]
         let state = Int(node.state)
+        let subject = self.subject
         if !matches(state: node.state, keys: node.keys) {
             let found = mismatch(state: node.state, keys: node.keys)
-            let problem = found?.summary ?? "the runtime changed while it was compared"
+            let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
             report(.divergence, state: node.state, event: node.event, mismatch: found) { model in
                 node.event < 0 ? "at the start, \(problem)" : "after \(model.events[Int(node.event)]), \(problem)"
             }
             if nodes.count > 1 { prune() } else { resync() }
             return
         }
+        // An app is probed (events with no row, back where the spec forbids it) once per
+        // configuration, at the shallowest stack that reaches it, and replayed afterwards: a
+        // refused probe may change what the app keeps hidden, and every counterexample must
+        // replay from the path it prints.
+        if !readsInternals {
+            guard firstProbe(state: node.state, keys: node.keys) else { return }
+        }
+        defer { if !readsInternals { resync() } }
         for m in table.moves(of: state) {
             let legal = table.target[m] >= 0
             let event = EventID(table.event[m])
-            if driver.canHandle(event) != legal {
+            if readsInternals && driver.canHandle(event) != legal {
                 report(.divergence, state: node.state, event: event.rawValue) { model in
                     "the runtime says \(model.events[event.index]) is \(legal ? "not " : "")enabled in \(model.states[state]); the table says it is \(legal ? "" : "not ")"
                 }
@@ -51,42 +60,52 @@ extension Walk {
                 let height = nodes.count + 1
                 if driver.send(event, value: { .int(RuntimeExplorer.token(height: height, event: event, key: $0)) }) {
                     report(.divergence, state: node.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
-                        "the runtime accepted \(model.events[event.index]) in \(model.states[state]), which has no transition"
+                        "\(subject) accepted \(model.events[event.index]) in \(model.states[state]), which has no transition"
                     }
                     resync()
-                    return
+                    // An app's every wrong answer at this node is a site of its own: probe the rest too.
+                    if readsInternals { return } else { continue }
                 }
                 if !matches(state: node.state, keys: node.keys) {
                     let found = mismatch(state: node.state, keys: node.keys)
-                    let problem = found?.summary ?? "the runtime changed while it was compared"
+                    let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
                     report(.undoMismatch, state: node.state, event: event.rawValue, trigger: .event(event.rawValue), mismatch: found) { model in
-                        "rejecting \(model.events[event.index]) changed the runtime: \(problem)"
+                        "rejecting \(model.events[event.index]) changed \(subject): \(problem)"
                     }
                     resync()
-                    return
+                    if readsInternals { return }
                 }
             }
         }
         let backAllowed = nodes.count > 1 && table.backAllowed[state]
-        if driver.canGoBack != backAllowed {
+        // An app cannot say whether back is possible: it is only tried, at the root too.
+        if readsInternals && driver.canGoBack != backAllowed {
             report(.divergence, state: node.state, event: -1) { model in
                 "the runtime says back is \(backAllowed ? "not " : "")possible in \(model.states[state]); the spec says it is \(backAllowed ? "" : "not")"
             }
-        } else if !backAllowed && nodes.count > 1 {
+        } else if !backAllowed && (nodes.count > 1 || !readsInternals) {
             if driver.back() {
                 report(.divergence, state: node.state, event: -1, trigger: .forbiddenBack) { model in
-                    "the runtime let the user go back from \(model.states[state]), which the spec forbids"
+                    "\(subject) let the user go back from \(model.states[state]), which the spec forbids"
                 }
                 resync()
             } else if !matches(state: node.state, keys: node.keys) {
                 let found = mismatch(state: node.state, keys: node.keys)
-                let problem = found?.summary ?? "the runtime changed while it was compared"
+                let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
                 report(.undoMismatch, state: node.state, event: -1, trigger: .forbiddenBack, mismatch: found) { _ in
-                    "a refused back changed the runtime: \(problem)"
+                    "a refused back changed \(subject): \(problem)"
                 }
                 resync()
             }
         }
+    }
+
+    /// Whether the configuration `(state, keys)` is reached here by a shorter stack than any it was probed at; records it if so.
+    mutating func firstProbe(state: Int32, keys: UInt64) -> Bool {
+        let configuration = Configuration(state: state, keys: keys)
+        if let depth = probedAt[configuration], depth <= nodes.count { return false }
+        probedAt[configuration] = nodes.count
+        return true
     }
 
     /// Puts the runtime back in step with the model after a disagreement: reset and replay the path.

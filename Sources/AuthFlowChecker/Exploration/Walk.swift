@@ -11,12 +11,18 @@ struct Walk<Driver: FlowDriver> {
     let deadline: Date?
     let timeout: Double?
     let memory: WalkMemory
+    /// Whether the runtime's history height, enabled events and back answer are compared (``DriverTraits``).
+    let readsInternals: Bool
+    /// What findings call the implementation.
+    let subject: String
     var nodes: PointerStack<WalkNode>
     let expected: UnsafeMutablePointer<Int>  // expected token per key (-1: absent)
     var log: PointerStack<ExpectedChange>
     var stacks = 0
     var stoppedBy: StopReason?
     var sites: [Site: FoundViolation] = [:]
+    /// For an app: the stack height each configuration was probed at (see ``checkNode()``).
+    var probedAt: [Configuration: Int] = [:]
     /// Where to report progress, every 4096 stacks; `nil` for nowhere.
     var progress: CheckProgress?
     /// When set, called every 4096 stacks with the stacks counted since the last call instead of
@@ -37,6 +43,8 @@ struct Walk<Driver: FlowDriver> {
         self.nodes = PointerStack(base: memory.nodes, capacity: memory.nodeCapacity)
         self.log = PointerStack(base: memory.log, capacity: memory.logCapacity)
         self.expected = memory.expected
+        self.readsInternals = explorer.traits.readsInternals
+        self.subject = explorer.traits.subject
     }
 
     /// The walk's findings, violations in breadth-first order.
@@ -157,8 +165,9 @@ struct Walk<Driver: FlowDriver> {
         stacks += 1
         if !accepted {
             let target = Int(table.target[m])
+            let subject = self.subject
             report(.divergence, state: parentState, event: event.rawValue) { model in
-                "the runtime rejected \(model.events[event.index]) from \(model.states[Int(parentState)]), which the table sends to \(model.states[target])"
+                "\(subject) rejected \(model.events[event.index]) from \(model.states[Int(parentState)]), which the table sends to \(model.states[target])"
             }
             prune()
             return
@@ -189,8 +198,13 @@ struct Walk<Driver: FlowDriver> {
         }
         if !accepted {
             nodes.append(child)
+            let subject = self.subject, readsInternals = self.readsInternals
+            let userBack = table.backAllowed[Int(child.state)]
             report(.undoMismatch, state: child.state, event: child.event, trigger: .undo) { model in
-                "undo from \(model.states[Int(child.state)]) was refused by the runtime"
+                // An app is undone by its own back where the spec allows back, else by its undo capability.
+                readsInternals ? "undo from \(model.states[Int(child.state)]) was refused by the runtime"
+                    : userBack ? "back from \(model.states[Int(child.state)]) was refused by \(subject), which the spec allows"
+                    : "undo from \(model.states[Int(child.state)]) was refused by \(subject)'s undo"
             }
             nodes.removeLast()
             resync()
@@ -198,10 +212,13 @@ struct Walk<Driver: FlowDriver> {
         }
         if !matches(state: parent.state, keys: parent.keys) {
             let found = mismatch(state: parent.state, keys: parent.keys)
-            let problem = found?.summary ?? "the runtime changed while it was compared"
+            let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
+            // An app was backtracked by its own back where the spec allows it: say so.
+            let userBack = !readsInternals && table.backAllowed[Int(child.state)]
             nodes.append(child)
             report(.undoMismatch, state: child.state, event: child.event, trigger: .undo, mismatch: found) { model in
-                "after undoing \(model.events[Int(child.event)]) from \(model.states[Int(child.state)]), \(problem)"
+                userBack ? "after back from \(model.states[Int(child.state)]) (entered by \(model.events[Int(child.event)])), \(problem)"
+                    : "after undoing \(model.events[Int(child.event)]) from \(model.states[Int(child.state)]), \(problem)"
             }
             nodes.removeLast()
             resync()

@@ -18,12 +18,27 @@ public struct FlowFuzzer {
     public let model: FlowModel
     let makeDriver: () -> any FlowDriver
     let rules: SiteRules
+    /// What the runs may ask the driver and what they call it (``DriverTraits``).
+    let traits: DriverTraits
+    /// Per state: the events it does not emit, which runs also send when ``traits`` probe every event.
+    let unemitted: [[Int32]]
 
     /// A fuzzer for `model`; `makeDriver` builds the runtime under test (by default a fresh ``FlowSession``).
     public init(model: FlowModel, makeDriver: (() -> any FlowDriver)? = nil) {
+        self.init(model: model, traits: .runtime, makeDriver: makeDriver ?? { SessionDriver(model: model) })
+    }
+
+    /// A fuzzer for `model` that asks the driver only what `traits` allow.
+    init(model: FlowModel, traits: DriverTraits, makeDriver: @escaping () -> any FlowDriver) {
         self.model = model
-        self.makeDriver = makeDriver ?? { SessionDriver(model: model) }
+        self.makeDriver = makeDriver
         self.rules = SiteRules(model: model)
+        self.traits = traits
+        self.unemitted = model.moves.map { moves in
+            guard traits.probesEveryEvent else { return [] }
+            let emitted = Set(moves.map(\.event.rawValue))
+            return (0..<Int32(model.events.count)).filter { !emitted.contains($0) }
+        }
     }
 
     /// The per-run seed derived from the fuzz seed, so one run replays alone.
@@ -56,7 +71,7 @@ public struct FlowFuzzer {
                                   seconds: clock.seconds(since: clockStart), stoppedBy: .timeout(seconds: timeout))
             }
             var rng = SeededGenerator(seed: Self.runSeed(options.seed, run: run))
-            var lockstep = Lockstep(rules: rules, driver: makeDriver(), properties: options.properties)
+            var lockstep = Lockstep(rules: rules, driver: makeDriver(), properties: options.properties, traits: traits)
             var outcome = lockstep.start()
             coverage.enter(Int(lockstep.top.state))
             // Swarm: this run leaves out some events entirely.
@@ -68,7 +83,7 @@ public struct FlowFuzzer {
             while outcome == nil && steps < options.maxSteps {
                 let state = Int(lockstep.top.state)
                 let moves = model.moves[state]
-                var choices: [(weight: Int, action: Int)] = []   // action: move index, -1 for back, -2 to end the run
+                var choices: [(weight: Int, action: Int)] = []   // action: move index, -1 for back, -2 to end the run, -3 an unemitted event
                 let allowed = moves.indices.filter { !excluded.contains(moves[$0].event.rawValue) }
                 for index in (allowed.isEmpty ? Array(moves.indices) : allowed) {
                     let weight = moves[index].target.map { model.isTerminal[$0.index] ? options.terminalWeight : 4 } ?? options.illegalWeight
@@ -79,6 +94,8 @@ public struct FlowFuzzer {
                 choices.append((lockstep.backAllowed ? options.backWeight : options.illegalWeight, -1))
                 // With nothing else to do (a terminal state), the run ends four times in five.
                 if moves.isEmpty && !lockstep.backAllowed { choices.append((4, -2)) }
+                // An event the step does not emit, as often as one with no transition.
+                if !unemitted[state].isEmpty { choices.append((options.illegalWeight, -3)) }
                 let total = choices.reduce(0) { $0 + max(0, $1.weight) }
                 guard total > 0 else { break }   // nothing to do: the run is over
                 var pick = Int(rng.draw(below: UInt64(total)))
@@ -89,7 +106,10 @@ public struct FlowFuzzer {
                 }
                 if chosen == -2 { break }
                 let action: FuzzAction
-                if chosen < 0 {
+                if chosen == -3 {
+                    let others = unemitted[state]
+                    action = .event(model.events[Int(others[Int(rng.draw(below: UInt64(others.count)))])], values: nil)
+                } else if chosen < 0 {
                     action = .back
                 } else {
                     let move = moves[chosen]
@@ -119,7 +139,7 @@ public struct FlowFuzzer {
 
     /// Replays `path` from the root; returns the first violation, or nil when the path is clean or not applicable.
     public func replay(_ path: [FuzzAction], properties: Set<Property>? = nil) -> FuzzOutcome? {
-        var lockstep = Lockstep(rules: rules, driver: makeDriver(), properties: properties)
+        var lockstep = Lockstep(rules: rules, driver: makeDriver(), properties: properties, traits: traits)
         if let outcome = lockstep.start() { return outcome }
         for action in path {
             let (applicable, outcome) = lockstep.apply(action)
@@ -133,7 +153,8 @@ public struct FlowFuzzer {
     func shrink(_ outcome: FuzzOutcome, seed: UInt64, run: Int, options: FuzzOptions,
                 graph: ConfigurationGraph? = nil) -> FuzzFailure {
         let graph = graph ?? ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000), edges: false)
-        let shrunk = PathShrinker(maxReplays: options.maxShrinkReplays, guide: ShrinkGuide(graph: graph)).shrink(outcome) { candidate in
+        let guide = ShrinkGuide(graph: graph, probesEveryEvent: traits.probesEveryEvent)
+        let shrunk = PathShrinker(maxReplays: options.maxShrinkReplays, guide: guide).shrink(outcome) { candidate in
             replay(candidate, properties: options.properties)
         }
         var failure = FuzzFailure(seed: seed, run: run, site: shrunk.outcome.site, original: outcome.actions,
@@ -148,7 +169,7 @@ public struct FlowFuzzer {
         if Property.specProperties.contains(site.property) {
             return ModelChecker.verify(graph).violations.first { $0.site == site }?.length
         }
-        let walk = RuntimeExplorer(model: model).explore(makeDriver(), depth: depth, timeout: 2)
+        let walk = RuntimeExplorer(model: model, traits: traits).explore(makeDriver(), depth: depth, timeout: 2)
         return walk.violations.first { $0.site == site }?.length
     }
 

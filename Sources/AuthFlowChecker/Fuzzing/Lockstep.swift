@@ -16,6 +16,9 @@ struct Lockstep {
     let driver: any FlowDriver
     let rules: SiteRules
     let properties: Set<Property>?
+    /// What the run may ask the driver and what it calls it (``DriverTraits``).
+    let traits: DriverTraits
+    var subject: String { traits.subject }
     var frames: [Frame] = []
     var expected: [Int: String] = [:]
     var steps: [PathStep] = []
@@ -24,8 +27,9 @@ struct Lockstep {
     var seen: Set<Site> = []
 
     /// A lockstep run of `driver` against `rules.model` (the rules are computed once per fuzzer, not per run).
-    init(rules: SiteRules, driver: any FlowDriver, properties: Set<Property>?) {
+    init(rules: SiteRules, driver: any FlowDriver, properties: Set<Property>?, traits: DriverTraits = .runtime) {
         self.model = rules.model
+        self.traits = traits
         self.driver = driver
         self.properties = properties
         self.rules = rules
@@ -63,11 +67,11 @@ struct Lockstep {
             let name = model.states[Int(top.state)]
             if accepted {
                 return (true, violation(.divergence, state: top.state, event: nil,
-                                        "the runtime let the user go back from \(name), which the spec forbids"))
+                                        "\(subject) let the user go back from \(name), which the spec forbids"))
             }
             if let found = mismatch() {
                 return (true, violation(.undoMismatch, state: top.state, event: nil,
-                                        "a refused back changed the runtime: \(found.summary)", mismatch: found))
+                                        "a refused back changed \(subject): \(found.summary(subject: subject))", mismatch: found))
             }
             return (true, nil)
         case .back:
@@ -81,16 +85,24 @@ struct Lockstep {
             steps.append(pathStep(event: "back"))
             if !accepted {
                 return (true, violation(.undoMismatch, state: popped.state, event: popped.event,
-                                        "back from \(model.states[Int(popped.state)]) was refused by the runtime, which the spec allows"))
+                                        "back from \(model.states[Int(popped.state)]) was refused by \(subject), which the spec allows"))
             }
             if let found = mismatch() {
                 return (true, violation(.undoMismatch, state: popped.state, event: popped.event,
-                                        "after back from \(model.states[Int(popped.state)]), \(found.summary)", mismatch: found))
+                                        "after back from \(model.states[Int(popped.state)]), \(found.summary(subject: subject))", mismatch: found))
             }
             return (true, check(after: "back"))
         case let .event(name, values):
-            guard let event = model.event(named: name),
-                  let move = model.moves[Int(top.state)].first(where: { $0.event == event }) else { return (false, nil) }
+            guard let event = model.event(named: name) else { return (false, nil) }
+            guard let move = model.moves[Int(top.state)].first(where: { $0.event == event }) else {
+                // An event the step does not emit: an app's table must refuse it too.
+                guard traits.probesEveryEvent, values?.isEmpty ?? true else { return (false, nil) }
+                actions.append(action)
+                let index = actions.count
+                let accepted = driver.send(event) { .string(Self.simpleValue(model.keys[$0.index], step: index)) }
+                steps.append(pathStep(event: name))
+                return (true, refusal(of: name, accepted: accepted))
+            }
             if let values, values.count != move.addedKeys.count { return (false, nil) }
             actions.append(action)
             let index = actions.count
@@ -101,14 +113,7 @@ struct Lockstep {
             let accepted = driver.send(event) { key in .string(pushed[key.index] ?? "") }
             guard let target = move.target else {
                 steps.append(pathStep(event: name))
-                if accepted {
-                    return (true, violation(.divergence, state: top.state, event: name,
-                                            "the runtime accepted \(name) in \(model.states[Int(top.state)]), which has no transition"))
-                }
-                if let found = mismatch() {
-                    return (true, violation(.undoMismatch, state: top.state, event: name, "rejecting \(name) changed the runtime: \(found.summary)", mismatch: found))
-                }
-                return (true, nil)
+                return (true, refusal(of: name, accepted: accepted))
             }
             let from = top.state
             frames.append(Frame(state: target.rawValue, keys: top.keys | move.adds.bits, values: pushed, event: name))
@@ -116,13 +121,26 @@ struct Lockstep {
             steps.append(pathStep(event: name))
             if !accepted {
                 return (true, violation(.divergence, state: from, event: name,
-                                        "the runtime rejected \(name) from \(model.states[Int(from)]), which the table sends to \(model.states[target.index])"))
+                                        "\(subject) rejected \(name) from \(model.states[Int(from)]), which the table sends to \(model.states[target.index])"))
             }
             if let found = mismatch() {
-                return (true, violation(.divergence, state: target.rawValue, event: name, "after \(name), \(found.summary)", mismatch: found))
+                return (true, violation(.divergence, state: target.rawValue, event: name, "after \(name), \(found.summary(subject: subject))", mismatch: found))
             }
             return (true, check(after: name))
         }
+    }
+
+    /// The violation of sending `name`, which has no transition here, when the driver accepted it or changed.
+    mutating func refusal(of name: String, accepted: Bool) -> FuzzOutcome? {
+        if accepted {
+            return violation(.divergence, state: top.state, event: name,
+                             "\(subject) accepted \(name) in \(model.states[Int(top.state)]), which has no transition")
+        }
+        if let found = mismatch() {
+            return violation(.undoMismatch, state: top.state, event: name,
+                             "rejecting \(name) changed \(subject): \(found.summary(subject: subject))", mismatch: found)
+        }
+        return nil
     }
 
     func pathStep(event: String?) -> PathStep {
@@ -136,7 +154,7 @@ struct Lockstep {
 
     /// Every difference between the runtime and the model's top frame, or nil.
     func mismatch() -> FrameMismatch? {
-        FrameComparator(model: model).compare(driver, state: top.state, height: frames.count, keys: top.keys,
+        FrameComparator(model: model).compare(driver, state: top.state, height: traits.readsInternals ? frames.count : nil, keys: top.keys,
                                               expected: { .string(expected[$0.index] ?? "") }, display: { "\($0)" })
     }
 

@@ -11,8 +11,9 @@ public enum CounterexampleRenderer {
     ///   - number: its number in the report (1-based).
     ///   - replay: the command line that reproduces it, if any.
     ///   - secrets: keys whose values print as `<redacted>` whatever the path says.
+    ///   - subject: what the frame diff calls the implementation under test.
     public static func render(_ violation: Violation, number: Int, replay: String?, secrets: Set<String> = [],
-                              style: TextStyle = .plain) -> String {
+                              style: TextStyle = .plain, subject: String = "the runtime") -> String {
         var lines: [String] = []
         let site = violation.event.map { "\(violation.state) on \($0)" } ?? violation.state
         lines.append("\(number)) \(style.bad(violation.property.id)) at \(site)"
@@ -41,13 +42,16 @@ public enum CounterexampleRenderer {
             }
         }
         if let mismatch = violation.mismatch {
-            lines += frameDiff(mismatch, step: violation.length, style: style)
+            lines += frameDiff(mismatch, step: violation.length, style: style, subject: subject)
         }
         if let replay { lines.append("   replay: \(replay)") }
         return lines.joined(separator: "\n")
     }
 
     /// The expected and the actual frame as one listing where only the lines that differ carry `−` or `+`.
+    ///
+    /// The history line is left out when neither frame has one (an app's coordinator keeps no
+    /// history the checker reads); `subject` names the implementation in the legend.
     ///
     /// ```
     ///    frame after step 2 (− expected by the spec, + actual in the runtime):
@@ -57,14 +61,15 @@ public enum CounterexampleRenderer {
     ///        email    #2
     ///      − account  #2
     /// ```
-    public static func frameDiff(_ mismatch: FrameMismatch, step: Int, style: TextStyle = .plain) -> [String] {
+    public static func frameDiff(_ mismatch: FrameMismatch, step: Int, style: TextStyle = .plain,
+                                 subject: String = "the runtime") -> [String] {
         let expected = mismatch.expected, actual = mismatch.actual
         // Each field: its id (frame fields apart from data keys, which may be named `state`), name and values.
-        var fields: [(id: String, name: String, expected: String?, actual: String?)] = [
-            ("/state", "state", expected.state, actual.state),
-            ("/history", "history", "\(expected.height) frame\(expected.height == 1 ? "" : "s")",
-             "\(actual.height) frame\(actual.height == 1 ? "" : "s")"),
-        ]
+        func frames(_ height: Int?) -> String? { height.map { "\($0) frame\($0 == 1 ? "" : "s")" } }
+        var fields: [(id: String, name: String, expected: String?, actual: String?)] = [("/state", "state", expected.state, actual.state)]
+        if expected.height != nil || actual.height != nil {
+            fields.append(("/history", "history", frames(expected.height), frames(actual.height)))
+        }
         let actualValues = Dictionary(actual.data.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         var listed = Set<String>()
         for entry in expected.data {
@@ -87,7 +92,7 @@ public enum CounterexampleRenderer {
             }
         }
         let width = fields.map(\.name.count).max() ?? 0
-        var lines = ["   frame after step \(step) (− expected by the spec, + actual in the runtime):"]
+        var lines = ["   frame after step \(step) (− expected by the spec, + actual in \(subject)):"]
         for field in fields {
             let name = field.name.padding(toLength: width, withPad: " ", startingAt: 0)
             if !differing.contains(field.id) {

@@ -9,12 +9,14 @@ import AuthFlow
 /// test before the shrinker keeps it.
 struct ShrinkGuide {
     let graph: ConfigurationGraph
+    /// Whether replays send events a step does not emit (an app's table must refuse them) instead of stopping there.
+    var probesEveryEvent = false
     var model: FlowModel { graph.model }
 
     /// The undo stack after each prefix of `actions` (`stacks[k]` after the first k), as the spec's semantics run them.
     ///
-    /// An event the screen does not emit ends the list early (a replay would stop there too);
-    /// an event with no row, or a back the spec forbids, leaves the stack as it is.
+    /// An event the screen does not emit ends the list early (a replay would stop there too),
+    /// unless ``probesEveryEvent``; an event with no row, or a back the spec forbids, leaves the stack as it is.
     /// - Complexity: O(n · h) for n actions and stacks of height h.
     func stacks(_ actions: [FuzzAction]) -> [[Configuration]] {
         var stack = [Configuration(state: model.initial.rawValue, keys: 0)]
@@ -26,8 +28,12 @@ struct ShrinkGuide {
                 let state = Int(top.state)
                 if stack.count > 1, !model.isTerminal[state], model.canGoBack[state] { stack.removeLast() }
             case let .event(name, _):
-                guard let event = model.event(named: name),
-                      let move = model.moves[Int(top.state)].first(where: { $0.event == event }) else { return stacks }
+                guard let event = model.event(named: name) else { return stacks }
+                guard let move = model.moves[Int(top.state)].first(where: { $0.event == event }) else {
+                    if !probesEveryEvent { return stacks }
+                    stacks.append(stack)
+                    continue
+                }
                 if let target = move.target {
                     stack.append(Configuration(state: target.rawValue, keys: top.keys | move.adds.bits))
                 }

@@ -1,0 +1,83 @@
+import AuthFlow
+import Foundation
+
+/// Checks an app's own implementation of a flow against its spec: the exhaustive walk and the random-path tester, in the app's terms.
+///
+/// Both searches drive the implementation through a ``FlowUnderTest`` in lockstep with the spec's
+/// semantics and check, after every action: its state and data equal the spec's frame
+/// (`divergence`); an event with no row in the spec, whether or not the step emits it, is refused
+/// and changes nothing; back is refused exactly where the spec forbids it, changing nothing, and
+/// elsewhere restores exactly the previous state and data (`undo-mismatch`). The random-path tester
+/// also checks the spec's own properties along its paths. Nothing is asked that the app cannot
+/// answer: a finding is always about what the implementation did.
+///
+/// ```swift
+/// let model = try SpecLoader.load(file: "Specs/email-first.json")
+/// let conformance = FlowConformance(model: model) { SignInCoordinator() }
+/// conformance.explore(depth: 12).violations      // [] when every stack of 12 events conforms
+/// conformance.fuzz(FuzzOptions(seed: 7)).failure  // nil when 1,000 random paths conform
+/// ```
+public struct FlowConformance<Flow: FlowUnderTest> {
+    /// The spec's model.
+    public let model: FlowModel
+    let make: () -> Flow
+    /// Whether the walk may backtrack with the app's undo or snapshots (``UndoableFlowUnderTest``,
+    /// ``RestorableFlowUnderTest``); off, it replays from a fresh instance as for an app without them.
+    public var usesCapabilities = true
+
+    /// Checks the implementations `make` returns (each a fresh one, at the spec's initial state with no data) against `model`.
+    public init(model: FlowModel, make: @escaping () -> Flow) {
+        self.model = model
+        self.make = make
+    }
+
+    func driver() -> AppDriver<Flow> {
+        AppDriver(model: model, usesCapabilities: usesCapabilities, make: make)
+    }
+
+    /// Walks every undo stack of at most `depth` events, in lockstep with the spec.
+    ///
+    /// At every stack each legal event is sent and checked, then backtracked (by back where the
+    /// spec allows it, so back is checked everywhere it is allowed); every other event is sent and
+    /// must be refused without change; back is tried where the spec forbids it and must be refused.
+    /// Each violated site is reported once, with its shortest path.
+    /// - Parameters:
+    ///   - depth: the bound on forward events.
+    ///   - timeout: wall-clock seconds after which the walk stops (``ConformanceWalk/stoppedBy``).
+    /// - Complexity: O(S · E) actions for S stacks and E events, each as costly as the app makes
+    ///   it, plus a replay of O(depth) events per backtrack where back is not allowed, unless the
+    ///   app can undo or restore; O(depth) memory.
+    public func explore(depth: Int, timeout: Double? = nil) -> ConformanceWalk {
+        let walk = RuntimeExplorer(model: model, traits: .app).explore(driver(), depth: depth, timeout: timeout)
+        return ConformanceWalk(violations: walk.violations, stacks: walk.stacks, depth: walk.depth, stoppedBy: walk.stoppedBy)
+    }
+
+    /// Walks `options.runs` random paths with back and events the spec has no row for, stopping
+    /// at the first failure and shrinking it with the model-guided ``PathShrinker``.
+    /// - Complexity: O(runs · maxSteps) actions, plus at most `options.maxShrinkReplays` replays.
+    public func fuzz(_ options: FuzzOptions = FuzzOptions()) -> FuzzReport {
+        fuzzer().run(options)
+    }
+
+    /// Replays `path` on a fresh implementation; the first violation, or nil when it conforms (or the path does not apply).
+    public func replay(_ path: [FuzzAction]) -> FuzzOutcome? {
+        fuzzer().replay(path)
+    }
+
+    func fuzzer() -> FlowFuzzer {
+        let (model, make, uses) = (model, make, usesCapabilities)
+        return FlowFuzzer(model: model, traits: .app) { AppDriver(model: model, usesCapabilities: uses, make: make) }
+    }
+}
+
+/// What the exhaustive conformance walk found.
+public struct ConformanceWalk: Sendable {
+    /// One violation per site (`divergence`, `undo-mismatch`), each with its shortest path, shortest first.
+    public var violations: [Violation]
+    /// Distinct undo stacks visited, the root included.
+    public var stacks: Int
+    /// The depth bound.
+    public var depth: Int
+    /// The limit that stopped the walk, if one did.
+    public var stoppedBy: StopReason?
+}

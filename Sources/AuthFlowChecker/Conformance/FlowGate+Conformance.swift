@@ -1,0 +1,53 @@
+import AuthFlow
+
+extension FlowGate {
+    /// Checks an app's own implementation of the flow against the spec at `path`, and throws unless it conforms.
+    ///
+    /// Runs the exhaustive walk over every undo stack of at most `depth` events, then `runs`
+    /// random paths with back (seeded by `seed`), each in lockstep with the spec; the first search
+    /// that fails throws, with every counterexample shortest (the walk's) or shrunk (a random
+    /// path's). A relative `path` resolves as in ``assertHolds(file:options:callerFile:)``.
+    ///
+    /// ```swift
+    /// @Test func coordinatorConforms() throws {
+    ///     try FlowGate.assertConforms(spec: "Specs/email-first.json") { SignInCoordinator() }
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - path: the spec file, absolute or relative.
+    ///   - depth: the exhaustive walk's bound on forward events.
+    ///   - runs: how many random paths to walk after it.
+    ///   - seed: the random paths' seed; the same seed walks the same paths.
+    ///   - callerFile: the calling source file, by default the test that calls the gate.
+    ///   - make: a fresh implementation at the spec's initial state with no data; called for every path.
+    /// - Returns: the report, for further assertions.
+    /// - Throws: ``ConformanceFailure`` when the verdict is not `holds`, its description the counterexample.
+    /// - Complexity: as ``FlowConformance/explore(depth:timeout:)`` plus ``FlowConformance/fuzz(_:)``.
+    @discardableResult
+    public static func assertConforms<Flow: FlowUnderTest>(spec path: String, depth: Int = 12, runs: Int = 1_000, seed: UInt64 = 1,
+                                                           callerFile: StaticString = #filePath,
+                                                           make: @escaping () -> Flow) throws(ConformanceFailure) -> ConformanceReport {
+        let options = FuzzOptions(runs: runs, seed: seed)
+        var report = ConformanceReport(spec: path, secrets: [], fuzzOptions: options)
+        let model: FlowModel
+        do throws(InvalidSpecError) {
+            switch resolve(path, callerFile: "\(callerFile)") {
+            case let .found(resolved):
+                model = try SpecLoader.load(file: resolved)
+            case let .missing(tried):
+                throw InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: "no such file; tried " + tried.joined(separator: ", "))])
+            }
+        } catch {
+            report.error = error
+            throw ConformanceFailure(report: report)
+        }
+        report.secrets = Set(model.names(of: model.secrets))
+        let conformance = FlowConformance(model: model, make: make)
+        report.walk = conformance.explore(depth: depth)
+        if report.verdict == .holds {
+            report.fuzz = conformance.fuzz(options)
+        }
+        guard report.verdict == .holds else { throw ConformanceFailure(report: report) }
+        return report
+    }
+}
