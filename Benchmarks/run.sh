@@ -14,5 +14,12 @@ bench="$scratch/release/authcheck-bench"
 partial="$(mktemp)"
 trap 'rm -f "$partial"' EXIT
 "$bench" --root "$PWD" "$@" | tee "$partial"
+# The Hypothesis comparison is measured by Benchmarks/hypothesis/run.sh (about 40 minutes): keep its section.
+kept="$(mktemp)"
+trap 'rm -f "$partial" "$kept"' EXIT
+if [ -f Benchmarks/results.md ]; then
+  sed -n '/^## Random testing against Hypothesis/,/^## [^R]/p' Benchmarks/results.md | sed '$!b; /^## [^R]/d' > "$kept"
+fi
 cp "$partial" Benchmarks/results.md
+if [ -s "$kept" ]; then printf '\n' >> Benchmarks/results.md; cat "$kept" >> Benchmarks/results.md; fi
 echo "wrote Benchmarks/results.md" >&2
