@@ -28,8 +28,10 @@ extension Walk {
     mutating func checkNode() {
         let node = nodes[nodes.count - 1]
         let state = Int(node.state)
-        let subject = self.subject
+        // What findings call the implementation is read only on the way to a finding: copying the
+        // string per node would retain it in the hot loop.
         if !matches(state: node.state, keys: node.keys) {
+            let subject = self.subject
             let found = mismatch(state: node.state, keys: node.keys)
             let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
             report(.divergence, state: node.state, event: node.event, mismatch: found) { model in
@@ -59,6 +61,7 @@ extension Walk {
                 // An illegal event must be rejected and change nothing.
                 let height = nodes.count + 1
                 if driver.send(event, value: { .int(RuntimeExplorer.token(height: height, event: event, key: $0)) }) {
+                    let subject = self.subject
                     report(.divergence, state: node.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
                         "\(subject) accepted \(model.events[event.index]) in \(model.states[state]), which has no transition"
                     }
@@ -67,6 +70,7 @@ extension Walk {
                     if readsInternals { return } else { continue }
                 }
                 if !matches(state: node.state, keys: node.keys) {
+                    let subject = self.subject
                     let found = mismatch(state: node.state, keys: node.keys)
                     let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
                     report(.undoMismatch, state: node.state, event: event.rawValue, trigger: .event(event.rawValue), mismatch: found) { model in
@@ -85,11 +89,13 @@ extension Walk {
             }
         } else if !backAllowed && (nodes.count > 1 || !readsInternals) {
             if driver.back() {
+                let subject = self.subject
                 report(.divergence, state: node.state, event: -1, trigger: .forbiddenBack) { model in
                     "\(subject) let the user go back from \(model.states[state]), which the spec forbids"
                 }
                 resync()
             } else if !matches(state: node.state, keys: node.keys) {
+                let subject = self.subject
                 let found = mismatch(state: node.state, keys: node.keys)
                 let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
                 report(.undoMismatch, state: node.state, event: -1, trigger: .forbiddenBack, mismatch: found) { _ in
