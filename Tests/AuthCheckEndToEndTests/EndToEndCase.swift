@@ -34,7 +34,7 @@ struct EndToEndCase: Sendable, CustomStringConvertible {
 
 extension EndToEndCase {
     /// Every case, by what it shows.
-    static let all: [EndToEndCase] = holds + violations + invalid + json + ci + input + limits + coverage + fuzz + passcode + usage + help
+    static let all: [EndToEndCase] = holds + violations + invalid + json + ci + input + limits + coverage + fuzz + passcode + usage + help + paths
 
     /// Reports for CI and editors: SARIF, JUnit XML, GitHub workflow annotations.
     static let ci: [EndToEndCase] = [

@@ -11,7 +11,10 @@ enum ExploreCommand: Subcommand {
     static let declared = CheckingOptions(format: CommonOptions.format(formats, help:
         "output format (default text); json prints the contract's report object, sarif a SARIF 2.1.0 log for code scanning",
         drawsElsewhere: true))
-    static let options = declared.specs
+    static let trail = Option<String?>("--trail", value: "DIR",
+                                       help: "write each violation as a trail file in DIR (created) for 'authcheck replay'",
+                                       default: nil) { text, _ throws(UsageError) in text }
+    static let options = declared.specs + [trail.spec]
     static let discussion = [
         (title: "OUTPUT", body: """
             text: the report as 'check' prints it (every violation, one per site, with its
@@ -27,9 +30,11 @@ enum ExploreCommand: Subcommand {
     struct Settings: CommandSettings {
         var check: CheckSettings
         var spec: String
+        var trail: String?
 
         init(_ parsed: ParsedArguments) throws(UsageError) {
             check = try CheckSettings(parsed, options: declared)
+            trail = try parsed.value(of: ExploreCommand.trail)
             spec = try parsed.single("SPEC", reason: "explore takes one SPEC; use 'authcheck check' for several")
         }
     }
@@ -38,6 +43,12 @@ enum ExploreCommand: Subcommand {
         let located = SpecRunner.check(settings.spec, options: settings.check.checkOptions, context: context)
         let report = located.report
         if report.verdict == .invalid { context.console.err(SpecRunner.invalidLine(report)) }
+        if let directory = settings.trail, let model = located.model, !report.violations.isEmpty {
+            if let failure = TrailFiles.write(report.violations, model: model, to: directory, context: context) {
+                context.console.err("error: \(failure)")
+                return 2
+            }
+        }
         switch settings.check.format {
         case "json":
             context.console.out(ReportRenderer.json(report).rendered(pretty: true))

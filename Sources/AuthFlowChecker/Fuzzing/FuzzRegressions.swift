@@ -11,6 +11,12 @@ import Foundation
 /// was found in: an entry for another flow, or naming an event the flow does not have, is
 /// reported and not replayed (``partition(_:for:)``). Entries written before they carried them
 /// still replay when every event is known.
+///
+/// A trail (`authcheck explore --trail DIR`) is one such entry in a file of its own, extended
+/// with `variant` (the configuration the flow ran in: `{}` for now) and `after` (the frame after
+/// each step of `path`: state, data keys, non-secret values), so `authcheck replay` can stop at the
+/// first step where the runtime is not where the trail says. A trail appended to a regressions
+/// file is an ordinary entry: the fuzzer replays its path.
 package enum FuzzRegressions {
     /// One saved path and what it was recorded against.
     package struct Entry: Equatable, Sendable {
@@ -22,6 +28,30 @@ package enum FuzzRegressions {
         package var table: String?
         /// The path.
         package var actions: [FuzzAction]
+        /// The violated site, as ``Site`` prints it, if the entry says.
+        package var site: String? = nil
+        /// The fuzz seed that found it (written only).
+        package var seed: UInt64? = nil
+        /// The variant the flow ran in (a trail's; empty for a flow without variants).
+        package var variant: [String: String]? = nil
+        /// The frame after each step of ``actions`` (a trail's), when the entry records them.
+        package var after: [Frame]? = nil
+    }
+
+    /// A frame a trail recorded after one step.
+    package struct Frame: Equatable, Sendable {
+        /// The state.
+        package var state: String
+        /// The data keys, in the flow's key order.
+        package var keys: [String]
+        /// The values of the non-secret keys.
+        package var values: [String: String]
+
+        package init(state: String, keys: [String], values: [String: String]) {
+            self.state = state
+            self.keys = keys
+            self.values = values
+        }
     }
 
     /// Splits `entries` into the paths to replay against `model` and the ones not to, each with its reason.
@@ -90,14 +120,64 @@ package enum FuzzRegressions {
                 }
             }
             func field(_ key: String) -> String? { if case let .string(value)? = node[key]?.value { return value } else { return nil } }
-            paths.append(Entry(line: number + 1, spec: field("spec"), table: field("table"), actions: actions))
+            var entry = Entry(line: number + 1, spec: field("spec"), table: field("table"), actions: actions, site: field("site"))
+            if let variant = node["variant"] {
+                guard let strings = Self.strings(variant) else {
+                    throw RegressionFileError(file: path, line: number + 1, message: "\"variant\" is an object of strings")
+                }
+                entry.variant = strings
+            }
+            if let after = node["after"] {
+                guard case let .array(frames) = after.value, frames.count == actions.count else {
+                    throw RegressionFileError(file: path, line: number + 1, message: "\"after\" is an array of one frame per step of \"path\"")
+                }
+                var recorded: [Frame] = []
+                for frame in frames {
+                    let names = frame["keys"].flatMap(Self.strings(in:))
+                    let values = frame["values"].map(Self.strings) ?? [:]
+                    guard case let .string(state)? = frame["state"]?.value, let names, let values else {
+                        throw RegressionFileError(file: path, line: number + 1,
+                                                  message: "a frame of \"after\" is {\"state\": \"…\", \"keys\": [\"…\"], \"values\": {\"key\": \"…\"}}")
+                    }
+                    recorded.append(Frame(state: state, keys: names, values: values))
+                }
+                entry.after = recorded
+            }
+            paths.append(entry)
         }
         return paths
     }
 
+    /// The members of a JSON object whose members are all strings, or nil.
+    static func strings(_ node: JSONNode) -> [String: String]? {
+        guard case let .object(members) = node.value else { return nil }
+        var strings: [String: String] = [:]
+        for member in members {
+            guard case let .string(text) = member.value.value else { return nil }
+            strings[member.key] = text
+        }
+        return strings
+    }
+
+    /// The elements of a JSON array of strings, or nil.
+    static func strings(in node: JSONNode) -> [String]? {
+        guard case let .array(elements) = node.value else { return nil }
+        let strings = elements.compactMap { if case let .string(text) = $0.value { return text } else { return nil } }
+        return strings.count == elements.count ? strings : nil
+    }
+
     /// The line that saves `failure` (secret values are never saved: such steps keep simple values).
     package static func line(for failure: FuzzFailure, model: FlowModel) -> String {
-        let steps: [JSON] = failure.shrunk.map { action in
+        line(for: Entry(line: 0, spec: model.name, table: model.tableHash, actions: failure.shrunk,
+                        site: failure.site.description, seed: failure.seed), model: model)
+    }
+
+    /// The line that saves `entry`: its members in the order `spec`, `table`, `variant`, `site`, `seed`, `path`, `after`.
+    ///
+    /// Secret values are never saved: a step that adds a secret keeps simple values, and a frame of
+    /// `after` leaves secrets out of its values.
+    package static func line(for entry: Entry, model: FlowModel) -> String {
+        let steps: [JSON] = entry.actions.map { action in
             switch action {
             case .back: return .string("back")
             case let .event(name, nil): return .string(name)
@@ -108,11 +188,23 @@ package enum FuzzRegressions {
                 return .object(JSONObject([("event", .string(name)), ("values", .array(values.map(JSON.string)))]))
             }
         }
+        func object(_ strings: [String: String]) -> JSON {
+            .object(JSONObject(strings.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) }))
+        }
         var members: [(String, JSON)] = []
-        if let name = model.name { members.append(("spec", .string(name))) }
-        members.append(("table", .string(model.tableHash)))
-        return JSON.object(JSONObject(members + [("site", .string(failure.site.description)), ("seed", .int(Int(truncatingIfNeeded: failure.seed))),
-                                               ("path", .array(steps))])).rendered(pretty: false)
+        if let name = entry.spec { members.append(("spec", .string(name))) }
+        if let table = entry.table { members.append(("table", .string(table))) }
+        if let variant = entry.variant { members.append(("variant", object(variant))) }
+        if let site = entry.site { members.append(("site", .string(site))) }
+        if let seed = entry.seed { members.append(("seed", .int(Int(truncatingIfNeeded: seed)))) }
+        members.append(("path", .array(steps)))
+        if let after = entry.after {
+            members.append(("after", .array(after.map { frame in
+                .object(JSONObject([("state", .string(frame.state)), ("keys", .array(frame.keys.map(JSON.string))),
+                                    ("values", object(frame.values))]))
+            })))
+        }
+        return JSON.object(JSONObject(members)).rendered(pretty: false)
     }
 
     /// Appends `failure` to the file at `path`, creating it.

@@ -1,0 +1,135 @@
+import AuthFlow
+import AuthFlowChecker
+import Foundation
+
+/// `authcheck replay SPEC TRAIL...`: runs each trail `explore --trail` wrote through the runtime, step by step.
+enum ReplayCommand: Subcommand {
+    static let name = "replay"
+    static let abstract = "run saved trails through the runtime step by step"
+    static let argumentsSynopsis = "SPEC TRAIL..."
+    static let argumentsHelp = [
+        (name: "SPEC", help: "the authflow/1 spec file (JSON) the trails were recorded for"),
+        (name: "TRAIL", help: "a trail file written by 'authcheck explore --trail DIR'"),
+    ]
+    static let options: [OptionSpec] = []
+    static let discussion = [
+        (title: "OUTPUT", body: """
+            For each trail: the frame after each step (state and data, values as the
+            runtime holds them, secrets as <redacted>), then how it ended: reproduced (the
+            trail's violation happened again), fixed (every step was taken without it), off
+            the trail (the flow was not in the state or did not hold the keys the trail
+            recorded), or a divergence of the runtime from the spec.
+            """),
+        (title: "EXIT STATUS", body: """
+            0  no trail reproduces its violation (fixed)
+            1  a trail reproduces its violation, or the runtime diverged from the spec
+            2  wrong usage, an invalid spec, a trail that cannot be read, or a trail
+               recorded for another flow or table, naming an unknown event, or that the
+               flow does not follow
+            """),
+    ]
+
+    struct Settings: CommandSettings {
+        var spec: String
+        var trails: [String]
+
+        init(_ parsed: ParsedArguments) throws(UsageError) {
+            guard let spec = parsed.positionals.first else { throw .missingArgument("SPEC") }
+            self.spec = spec
+            trails = Array(parsed.positionals.dropFirst())
+        }
+    }
+
+    static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
+        if settings.trails.isEmpty { throw .missingArgument("TRAIL") }
+        let model: FlowModel
+        switch SpecRunner.load(settings.spec, options: CheckOptions()) {
+        case let .invalid(report):
+            context.console.err(SpecRunner.invalidLine(report))
+            return 2
+        case let .model(loaded):
+            model = loaded
+        }
+        var codes: [Int32] = []
+        for file in settings.trails {
+            codes.append(replay(file, model: model, context: context))
+        }
+        return SpecRunner.exitStatus(codes)
+    }
+
+    /// Replays the trail in `file`, printing its frames and ending; its exit status.
+    static func replay(_ file: String, model: FlowModel, context: CommandContext) -> Int32 {
+        let entries: [FuzzRegressions.Entry]
+        do {
+            entries = try FuzzRegressions.read(file)
+        } catch {
+            context.console.err("error: \(error)")
+            return 2
+        }
+        guard FileManager.default.fileExists(atPath: file) else {
+            context.console.err("error: \(file): no such file")
+            return 2
+        }
+        guard entries.count == 1, let entry = entries.first else {
+            context.console.err("error: \(file): a trail holds one entry; this file holds \(entries.count)")
+            return 2
+        }
+        if let refusal = FlowTrail.refusal(entry, model: model) {
+            context.console.err("error: \(file): not replayed: \(refusal)")
+            return 2
+        }
+        let driver = context.environment.makeDriver(model) ?? SessionDriver(model: model)
+        let replay = FlowTrail.replay(entry, model: model, driver: driver)
+        let style = context.style
+        let secrets = Set(model.names(of: model.secrets))
+        var lines = ["\(file): \(entry.site ?? "") — \(ReportRenderer.counted(entry.actions.count, "step"))"]
+        let width = max(7, replay.steps.map { ($0.event ?? "(start)").count }.max() ?? 0)
+        let stateWidth = replay.steps.map(\.state.count).max() ?? 0
+        for (i, step) in replay.steps.enumerated() {
+            let event = (step.event ?? "(start)").padding(toLength: width, withPad: " ", startingAt: 0)
+            let state = step.state.padding(toLength: stateWidth, withPad: " ", startingAt: 0)
+            lines.append("  \(String(format: "%2d", i)). \(event)  → \(state)  \(CounterexampleRenderer.dataText(step, secrets: secrets))")
+        }
+        let status: Int32
+        switch replay.ending {
+        case let .reproduced(step):
+            lines.append(style.bad("reproduced") + " at step \(step): \(replay.violation?.message ?? "")")
+            status = 1
+        case .fixed:
+            lines.append(style.good("fixed") + ": every step was taken and \(entry.site ?? "the site") was not violated")
+            status = 0
+        case let .leftTrail(step, reason):
+            lines.append(style.warn("off the trail") + " at step \(step): \(reason)")
+            context.console.err("error: \(file): the flow does not follow the trail at step \(step)")
+            status = 2
+        case let .diverged(step):
+            lines.append(style.bad("diverged") + " at step \(step): \(replay.violation?.message ?? "")")
+            if let mismatch = replay.violation?.mismatch {
+                lines += CounterexampleRenderer.frameDiff(mismatch, step: step, style: style)
+            }
+            status = 1
+        }
+        context.console.out(lines.joined(separator: "\n"))
+        return status
+    }
+}
+
+/// Writing `explore --trail DIR`: one trail file per violation.
+enum TrailFiles {
+    /// Writes the trail of each of `violations` into `directory` (created), listing them on stderr; a failure's message, or nil.
+    static func write(_ violations: [Violation], model: FlowModel, to directory: String, context: CommandContext) -> String? {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            for (i, violation) in violations.enumerated() {
+                let driver = context.environment.makeDriver(model) ?? SessionDriver(model: model)
+                let entry = FlowTrail.entry(for: violation, model: model, driver: driver)
+                let path = (directory as NSString).appendingPathComponent(FlowTrail.fileName(number: i + 1, site: violation.site))
+                try Data((FuzzRegressions.line(for: entry, model: model) + "\n").utf8).write(to: URL(fileURLWithPath: path))
+                context.console.err("trail: \(path)")
+            }
+            return nil
+        } catch {
+            return "cannot write the trails to \(directory): \(error.localizedDescription)"
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import AuthCheckTestSupport
+
+extension EndToEndCase {
+    /// A committed trail in `Expected/trails/`.
+    static func trail(_ name: String) -> String { "Tests/AuthCheckEndToEndTests/Expected/trails/\(name).json" }
+
+    /// Trails (`explore --trail`, `replay`) and covering paths (`paths`).
+    static let paths: [EndToEndCase] = [
+        .init("explore-trail", ["explore", "--trail", ".build/authcheck-e2e/trails", Fixture.spec("no-exit")]),
+        .init("replay-reproduced", ["replay", Fixture.spec("no-exit"), trail("no-exit-help"), trail("no-exit-faq")]),
+        // A runtime fault's trail: reproduced while the fault is there, fixed once it is gone.
+        .init("replay-runtime-fault", ["replay", Fixture.spec("secrets"), trail("secrets-undo-mismatch")],
+              environment: ["AUTHCHECK_TEST_FAULT": "undo-refused:otp"]),
+        .init("replay-fixed", ["replay", Fixture.spec("secrets"), trail("secrets-undo-mismatch")]),
+        .init("replay-another-spec", ["replay", Fixture.spec("secrets"), trail("no-exit-help")]),
+        .init("replay-unknown-event", ["replay", Fixture.spec("no-exit"), trail("tampered-unknown-event")]),
+        .init("replay-reordered", ["replay", Fixture.spec("no-exit"), trail("tampered-reordered")]),
+        .init("usage-replay-no-trail", ["replay", Fixture.spec("no-exit")]),
+    ]
+}
