@@ -102,13 +102,16 @@ extension EndToEndCase {
         .init("check-strict-lint", ["check", "--strict", Fixture.signupDetailsLast]),
     ]
 
-    /// Invalid specs: located problems on stdout, one `error:` line on stderr (exit 2).
+    /// Invalid specs: located problems in the report on stdout, nothing on stderr; with a document on stdout, one `error:` line (exit 2).
     static let invalid: [EndToEndCase] = [
         .init("check-malformed-json", ["check", Fixture.spec("malformed")]),
         .init("check-unknown-key", ["check", Fixture.spec("unknown-key")]),
         .init("check-bad-reference", ["check", Fixture.spec("bad-reference")]),
         .init("check-missing-file", ["check", "Specs/no-such-spec.json"]),
         .init("check-invalid-json-format", ["check", "--format", "json", Fixture.spec("malformed")]),
+        .init("explore-invalid-spec", ["explore", Fixture.spec("bad-reference")]),
+        .init("coverage-invalid-text", ["coverage", Fixture.spec("bad-reference")]),
+        .init("export-invalid-spec", ["export", "--format", "promela", Fixture.spec("malformed")]),
     ]
 
     /// `--format json`: an object for one spec, an array for several; the worst status wins.

@@ -37,7 +37,7 @@ enum ExploreCommand: Subcommand {
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
         let located = SpecRunner.check(settings.spec, options: settings.check.checkOptions, context: context)
         let report = located.report
-        if report.verdict == .invalid { context.console.err(SpecRunner.invalidLine(report)) }
+        if report.verdict == .invalid { SpecRunner.diagnose(report, stdout: settings.check.format == "text" ? .textReport : .document, console: context.console) }
         switch settings.check.format {
         case "json":
             context.console.out(ReportRenderer.json(report).rendered(pretty: true))

@@ -40,7 +40,7 @@ enum ExportCommand: Subcommand {
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
         switch SpecRunner.load(settings.spec, options: CheckOptions()) {
         case let .invalid(report):
-            context.console.err(SpecRunner.invalidLine(report))
+            SpecRunner.diagnose(report, stdout: .nothing, console: context.console)
             return 2
         case let .model(model):
             context.console.out(PromelaExporter.export(model, depth: settings.depth))
