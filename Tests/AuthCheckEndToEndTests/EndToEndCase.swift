@@ -127,6 +127,8 @@ extension EndToEndCase {
         .init("check-incomplete", ["check", "--max-configurations", "30", Fixture.emailFirst]),
         .init("check-violated-outranks-incomplete", ["check", "--max-configurations", "30", Fixture.spec("deadlock"), Fixture.emailFirst]),
         .init("check-depth-zero", ["check", "--depth", "0", Fixture.sessionRestore]),
+        // A stopped search prints no lint: the unused data of a complete check is not claimed.
+        .init("check-incomplete-no-lint", ["check", "--max-configurations", "5", Fixture.signupDetailsLast]),
     ]
 
     /// Coverage in every format.
