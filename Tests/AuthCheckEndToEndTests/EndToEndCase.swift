@@ -100,6 +100,9 @@ extension EndToEndCase {
         .init("check-passcode-naive", ["check", "--property", "passcode", Fixture.emailFirst],
               environment: ["AUTHCHECK_TEST_FAULT": "naive-passcode"]),
         .init("check-strict-lint", ["check", "--strict", Fixture.signupDetailsLast]),
+        // A row whose event its step never emits: a spec warning at the row's 'on', with the nearest emitted event.
+        .init("check-misspelled-event", ["check", Fixture.spec("misspelled-event")]),
+        .init("check-misspelled-event-sarif", ["check", "--format", "sarif", Fixture.spec("misspelled-event")]),
     ]
 
     /// Invalid specs: located problems in the report on stdout, nothing on stderr; with a document on stdout, one `error:` line (exit 2).
