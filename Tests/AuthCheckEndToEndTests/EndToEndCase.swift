@@ -70,6 +70,8 @@ extension EndToEndCase {
         .init("fuzz-invalid-spec", ["fuzz", Fixture.spec("malformed")]),
         .init("export-promela", ["export", "--format", "promela", "--depth", "3", Fixture.sessionRestore]),
         .init("usage-export-bad-format", ["export", "--format", "tla", Fixture.sessionRestore]),
+        // A report's format names the command that writes it.
+        .init("usage-export-json", ["export", "--format", "json", Fixture.sessionRestore]),
     ]
 
     /// Each real spec holds (exit 0); several at once get a summary line.
