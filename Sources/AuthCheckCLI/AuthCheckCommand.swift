@@ -124,8 +124,9 @@ public enum AuthCheckCommand {
         lines += [
             "",
             "OUTPUT:",
-            "  Reports go to stdout; usage errors, an 'error:' line per invalid spec and the",
-            "  progress line go to stderr. Colour only when stdout is a terminal; progress",
+            "  Reports go to stdout, an invalid spec's problems in them; usage errors, the",
+            "  progress line and an invalid spec's 'error:' lines when stdout holds no text",
+            "  report go to stderr. Colour only when stdout is a terminal; progress",
             "  only when stderr is a terminal and a run takes more than a second.",
             "",
             "ENVIRONMENT:",

@@ -70,6 +70,8 @@ extension EndToEndCase {
         .init("fuzz-invalid-spec", ["fuzz", Fixture.spec("malformed")]),
         .init("export-promela", ["export", "--format", "promela", "--depth", "3", Fixture.sessionRestore]),
         .init("usage-export-bad-format", ["export", "--format", "tla", Fixture.sessionRestore]),
+        // A report's format names the command that writes it.
+        .init("usage-export-json", ["export", "--format", "json", Fixture.sessionRestore]),
     ]
 
     /// Each real spec holds (exit 0); several at once get a summary line.
@@ -100,15 +102,21 @@ extension EndToEndCase {
         .init("check-passcode-naive", ["check", "--property", "passcode", Fixture.emailFirst],
               environment: ["AUTHCHECK_TEST_FAULT": "naive-passcode"]),
         .init("check-strict-lint", ["check", "--strict", Fixture.signupDetailsLast]),
+        // A row whose event its step never emits: a spec warning at the row's 'on', with the nearest emitted event.
+        .init("check-misspelled-event", ["check", Fixture.spec("misspelled-event")]),
+        .init("check-misspelled-event-sarif", ["check", "--format", "sarif", Fixture.spec("misspelled-event")]),
     ]
 
-    /// Invalid specs: located problems on stdout, one `error:` line on stderr (exit 2).
+    /// Invalid specs: located problems in the report on stdout, nothing on stderr; with a document on stdout, one `error:` line (exit 2).
     static let invalid: [EndToEndCase] = [
         .init("check-malformed-json", ["check", Fixture.spec("malformed")]),
         .init("check-unknown-key", ["check", Fixture.spec("unknown-key")]),
         .init("check-bad-reference", ["check", Fixture.spec("bad-reference")]),
         .init("check-missing-file", ["check", "Specs/no-such-spec.json"]),
         .init("check-invalid-json-format", ["check", "--format", "json", Fixture.spec("malformed")]),
+        .init("explore-invalid-spec", ["explore", Fixture.spec("bad-reference")]),
+        .init("coverage-invalid-text", ["coverage", Fixture.spec("bad-reference")]),
+        .init("export-invalid-spec", ["export", "--format", "promela", Fixture.spec("malformed")]),
     ]
 
     /// `--format json`: an object for one spec, an array for several; the worst status wins.
@@ -124,6 +132,8 @@ extension EndToEndCase {
         .init("check-incomplete", ["check", "--max-configurations", "30", Fixture.emailFirst]),
         .init("check-violated-outranks-incomplete", ["check", "--max-configurations", "30", Fixture.spec("deadlock"), Fixture.emailFirst]),
         .init("check-depth-zero", ["check", "--depth", "0", Fixture.sessionRestore]),
+        // A stopped search prints no lint: the unused data of a complete check is not claimed.
+        .init("check-incomplete-no-lint", ["check", "--max-configurations", "5", Fixture.signupDetailsLast]),
     ]
 
     /// Coverage in every format.

@@ -100,6 +100,25 @@ struct ExpectedSites: CustomStringConvertible, Sendable {
         #expect(report.exitCode == 3)
     }
 
+    @Test func aStoppedSearchPrintsNoLintAndNoRate() throws {
+        // Given a spec with unused data (userDetails), stopped after 5 configurations,
+        let path = Files.specs.first { $0.hasSuffix("signup-details-last.json") }!
+        var report = FlowChecker.check(file: path, options: CheckOptions(limits: CheckLimits(depth: 4, maxConfigurations: 5)))
+        #expect(report.verdict == .incomplete)
+        // then it reports no lint, since it has not seen the whole flow,
+        #expect(report.lint.isEmpty, "\(report.lint.lines)")
+        // and no rate over the work it did not finish, even when time was measured.
+        report.stats.seconds = 0.5
+        let text = ReportRenderer.text(report)
+        #expect(text.contains("stats: 5 states, 5 configurations"), "\(text)")
+        #expect(!text.contains("stacks/s"), "\(text)")
+        // A complete search of the same spec finds the unused data, and prints its rate.
+        var complete = FlowChecker.check(file: path, options: CheckOptions(limits: CheckLimits(depth: 4)))
+        #expect(complete.lint.unusedData == ["userDetails"])
+        complete.stats.seconds = 0.5
+        #expect(ReportRenderer.text(complete).contains("stacks/s"))
+    }
+
     @Test func violationFoundBeforeALimitStillCountsAsViolated() {
         let report = FlowChecker.check(file: Files.broken("several-sites"), options: CheckOptions(limits: CheckLimits(maxConfigurations: 3)))
         #expect(report.verdict == .violated)

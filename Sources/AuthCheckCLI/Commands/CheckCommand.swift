@@ -19,8 +19,8 @@ enum CheckCommand: Subcommand {
             text: per spec a verdict line, each violation as a numbered counterexample
             (the breaking step marked, and the command that replays it), lint, and stats.
             json: the contract's report object per spec; an array when several specs are
-            given (even if one is invalid). An invalid spec also gets an 'error:' line on
-            stderr.
+            given (even if one is invalid). An invalid spec's problems are in the report;
+            with json, sarif and junit it also gets one 'error:' line on stderr.
             sarif: one SARIF 2.1.0 run; a result per violation, invalid-spec problem and
             lint finding (a note, a warning under --strict), each at the line of the spec
             to fix: the step, its emits entry for the event, its requires, or the row.
@@ -55,7 +55,7 @@ enum CheckCommand: Subcommand {
             let result = SpecRunner.check(path, options: options, context: context)
             located.append(result)
             let report = result.report
-            if report.verdict == .invalid { context.console.err(SpecRunner.invalidLine(report)) }
+            if report.verdict == .invalid { SpecRunner.diagnose(report, stdout: format == "text" ? .textReport : .document, console: context.console) }
             if format == "text" && !(settings.quiet && report.verdict == .holds) {
                 if printed > 0 { context.console.out("") }
                 context.console.out(ReportRenderer.text(report, style: context.style))

@@ -61,13 +61,13 @@ enum CoverageCommand: Subcommand {
             switch settings.check.format {
             case "text":
                 context.console.out(ReportRenderer.text(report, style: context.style))
-                context.console.err(SpecRunner.invalidLine(report))
+                SpecRunner.diagnose(report, stdout: .textReport, console: context.console)
             case "json":
                 context.console.out(ReportRenderer.json(report).rendered(pretty: true))
-                context.console.err(SpecRunner.invalidLine(report))
+                SpecRunner.diagnose(report, stdout: .document, console: context.console)
             default:
-                // No graph to draw: every problem goes to stderr, and stdout stays empty.
-                for issue in report.error?.issues ?? [] { context.console.err("error: \(path): \(issue)") }
+                // No graph to draw: stdout stays empty.
+                SpecRunner.diagnose(report, stdout: .nothing, console: context.console)
             }
             return report.exitCode
         case let .model(loaded):

@@ -42,7 +42,7 @@ enum ExploreCommand: Subcommand {
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
         let located = SpecRunner.check(settings.spec, options: settings.check.checkOptions, context: context)
         let report = located.report
-        if report.verdict == .invalid { context.console.err(SpecRunner.invalidLine(report)) }
+        if report.verdict == .invalid { SpecRunner.diagnose(report, stdout: settings.check.format == "text" ? .textReport : .document, console: context.console) }
         if let directory = settings.trail, let model = located.model, !report.violations.isEmpty {
             if let failure = TrailFiles.write(report.violations, model: model, to: directory, context: context) {
                 context.console.err("error: \(failure)")

@@ -8,8 +8,20 @@ enum ExportCommand: Subcommand {
     static let argumentsSynopsis = "SPEC"
     static let argumentsHelp = [(name: "SPEC", help: "one authflow/1 spec file (JSON)")]
     static let formats = ["promela"]
-    static let format = CommonOptions.format(formats, help: "the model's language (default promela)")
-    static let options = [format.spec, CommonOptions.depth.spec]
+    /// The formats other commands write, and the command that writes each: what `--format` points to instead.
+    static let elsewhere = ["text": "check", "json": "check", "sarif": "check", "junit": "check", "dot": "coverage", "mermaid": "coverage"]
+    static let format = Option("--format", value: formats.joined(separator: "|"), help:
+        "the model's language (default promela); reports and graphs come from 'check' and 'coverage'",
+        default: formats[0]) { text, name throws(UsageError) in
+        if !formats.contains(text), let command = elsewhere[text] {
+            throw .invalidValue(option: name, value: text, reason:
+                "export writes \(formats.joined(separator: ", ")) only; for \(text) use 'authcheck \(command) --format \(text)'")
+        }
+        return try ValueParsers.choice(text, option: name, in: formats)
+    }
+    static let depth = CommonOptions.depth(help:
+        "the model explores every undo stack of at most N forward events, as 'check --depth N' drives them (0...64; default \(CommonOptions.defaultDepth))")
+    static let options = [format.spec, depth.spec]
     static let discussion = [
         (title: "OUTPUT", body: """
             A Promela model of the bounded undo-stack exploration: the stack as an array of
@@ -32,7 +44,7 @@ enum ExportCommand: Subcommand {
 
         init(_ parsed: ParsedArguments) throws(UsageError) {
             format = try parsed.value(of: ExportCommand.format)
-            depth = try parsed.value(of: CommonOptions.depth)
+            depth = try parsed.value(of: ExportCommand.depth)
             spec = try parsed.single("SPEC", reason: "export takes one SPEC")
         }
     }
@@ -40,7 +52,7 @@ enum ExportCommand: Subcommand {
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
         switch SpecRunner.load(settings.spec, options: CheckOptions()) {
         case let .invalid(report):
-            context.console.err(SpecRunner.invalidLine(report))
+            SpecRunner.diagnose(report, stdout: .nothing, console: context.console)
             return 2
         case let .model(model):
             context.console.out(PromelaExporter.export(model, depth: settings.depth))

@@ -68,6 +68,30 @@ enum SpecRunner {
         return codes.max { rank($0) < rank($1) } ?? 0
     }
 
+    /// What a command prints on stdout for an invalid spec, which decides what goes to stderr.
+    enum InvalidOutput {
+        /// The text report, which lists every problem: nothing on stderr, so no problem prints twice.
+        case textReport
+        /// A JSON, SARIF or JUnit document, which holds the problems for a program: one `error:` line on stderr for the person watching.
+        case document
+        /// Nothing (a graph, a model or codes that cannot be made): an `error:` line per problem on stderr, the only place they print.
+        case nothing
+    }
+
+    /// Prints an invalid spec's diagnostics on stderr, by what stdout holds: every command's one rule.
+    static func diagnose(_ report: CheckReport, stdout: InvalidOutput, console: Console) {
+        switch stdout {
+        case .textReport:
+            break
+        case .document:
+            console.err(invalidLine(report))
+        case .nothing:
+            let issues = report.error?.issues ?? []
+            if issues.isEmpty { console.err(invalidLine(report)) }
+            for issue in issues { console.err("error: \(report.spec): \(issue)") }
+        }
+    }
+
     /// The one-line diagnostic for an invalid spec: `error: SPEC: 3:5: $.x: message (and 2 more problems)`.
     static func invalidLine(_ report: CheckReport) -> String {
         let issues = report.error?.issues ?? []

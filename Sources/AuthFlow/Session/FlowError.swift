@@ -25,18 +25,20 @@ public enum BackRefusal: String, Hashable, Sendable {
 extension FlowError: Sendable where State: Sendable, Event: Sendable, Key: Sendable {}
 
 extension FlowError: CustomStringConvertible {
+    /// What was refused, with states, events and keys by their ``FlowName/flowName`` (`session`, not `DataKey.session`).
     public var description: String {
+        let name = FlowNameText.name
         switch self {
         case let .transition(error):
             return error.description
         case let .eventNotInContract(state, event):
-            return "\(state) cannot send \(event): its output contract does not list it"
+            return "\(name(state)) cannot send \(name(event)): its output contract does not list it"
         case let .outputMismatch(state, event, expected, got):
-            return "\(state) sent \(event) with data \(got), but its contract declares \(expected)"
+            return "\(name(state)) sent \(name(event)) with data \(FlowNameText.keys(got)), but its contract declares \(FlowNameText.keys(expected))"
         case let .missingInput(state, missing):
-            return "\(state) requires \(missing), which the data lacks"
+            return "\(name(state)) requires \(FlowNameText.keys(missing)), which the data lacks"
         case let .cannotGoBack(state, reason):
-            return "cannot go back from \(state): \(reason.rawValue)"
+            return "cannot go back from \(name(state)): \(reason.rawValue)"
         }
     }
 }

@@ -29,8 +29,13 @@ extension String: FlowName {
 /// flow.transition(.start, on: .go, to: .email)
 /// let model = try flow.model()
 /// ```
+///
+/// Each `step` and `transition` keeps the Swift file and line it was called from, so a mistake
+/// is reported where it was written: `SignInFlow.swift:42: transition target 'nowhere' is not a step`.
 public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: Sendable {
     public var name: String?
+    /// What the flow is for, as a spec's `description`.
+    public var description: String?
     public var initial: State
     public var success: [State]
     public var abort: [State]
@@ -40,29 +45,50 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
     public var passcode: PasscodePolicy?
     public private(set) var steps: [(state: State, contract: StepContract<Event, Key>)] = []
     public private(set) var transitions: [Transition<State, Event>] = []
+    /// Where the definition, each step and each transition were declared, as `File.swift:42`.
+    private var site: String
+    private var stepSites: [String] = []
+    private var transitionSites: [String] = []
 
-    public init(name: String? = nil, initial: State, success: [State], abort: [State]) {
+    public init(name: String? = nil, description: String? = nil, initial: State, success: [State], abort: [State],
+                fileID: String = #fileID, line: Int = #line) {
         self.name = name
+        self.description = description
         self.initial = initial
         self.success = success
         self.abort = abort
+        self.site = Self.site(fileID, line)
     }
 
     /// Declares the step for `state`: its input contract, its output contract and whether back is allowed.
-    public mutating func step(_ state: State, requires: [Key] = [], emits: KeyValuePairs<Event, [Key]> = [:], back: Bool = true) {
+    /// - Parameters:
+    ///   - fileID: where it is declared, for reports; leave the default.
+    ///   - line: the line it is declared on, for reports; leave the default.
+    public mutating func step(_ state: State, requires: [Key] = [], emits: KeyValuePairs<Event, [Key]> = [:], back: Bool = true,
+                              fileID: String = #fileID, line: Int = #line) {
         let contract = StepContract(requires: requires, emits: emits.map { StepContract.Emission($0.key, adds: $0.value) }, canGoBack: back)
         steps.append((state, contract))
+        stepSites.append(Self.site(fileID, line))
     }
 
     /// Adds the row `from --event--> to` to the transition table.
-    public mutating func transition(_ from: State, on event: Event, to: State) {
+    /// - Parameters:
+    ///   - fileID: where it is declared, for reports; leave the default.
+    ///   - line: the line it is declared on, for reports; leave the default.
+    public mutating func transition(_ from: State, on event: Event, to: State, fileID: String = #fileID, line: Int = #line) {
         transitions.append(Transition(from: from, on: event, to: to))
+        transitionSites.append(Self.site(fileID, line))
+    }
+
+    /// `SignInFlow.swift:42`: the file's name without its module, and the line.
+    private static func site(_ fileID: String, _ line: Int) -> String {
+        "\(fileID.split(separator: "/").last.map(String.init) ?? fileID):\(line)"
     }
 
     /// The flow as a spec, by name.
     public var spec: FlowSpec {
         FlowSpec(
-            name: name, initial: initial.flowName,
+            name: name, description: description, initial: initial.flowName,
             success: success.map(\.flowName), abort: abort.map(\.flowName),
             steps: steps.map { state, contract in
                 FlowSpec.Step(state.flowName, requires: contract.requires.map(\.flowName),
@@ -74,9 +100,34 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
     }
 
     /// Validates the flow and builds the model the checker consumes.
-    /// - Throws: ``InvalidSpecError`` with JSON-style paths, exactly as for a spec file.
+    /// - Throws: ``InvalidSpecError`` with the checks of a spec file, each issue's path the Swift
+    ///   file and line of the `step` or `transition` it is about (of the `init` for the rest).
     public func model() throws(InvalidSpecError) -> FlowModel {
-        try FlowModel(spec: spec)
+        do {
+            return try FlowModel(spec: spec)
+        } catch {
+            throw InvalidSpecError(file: error.file, issues: error.issues.map { issue in
+                SpecIssue(path: declarationSite(ofPath: issue.path), location: issue.location, message: issue.message)
+            })
+        }
+    }
+
+    /// The Swift site a spec path points into: the step or row it is under, else the `init`.
+    private func declarationSite(ofPath path: String) -> String {
+        func isUnder(_ prefix: JSONPath) -> Bool {
+            guard path.hasPrefix(prefix.text) else { return false }
+            let rest = path.dropFirst(prefix.text.count)
+            return rest.isEmpty || rest.hasPrefix(".") || rest.hasPrefix("[")
+        }
+        let root = JSONPath.root
+        if let row = transitionSites.indices.first(where: { isUnder(root.member("transitions").index($0)) }) {
+            return transitionSites[row]
+        }
+        // The last declaration of a state: a second `step` for it is the one to fix.
+        if let step = steps.indices.last(where: { isUnder(root.member("steps").member(steps[$0].state.flowName)) }) {
+            return stepSites[step]
+        }
+        return site
     }
 
     /// A runtime session over the app's own types.

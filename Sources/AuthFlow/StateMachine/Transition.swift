@@ -21,6 +21,7 @@ public struct Transition<State: Hashable, Event: Hashable>: Hashable {
 extension Transition: Sendable where State: Sendable, Event: Sendable {}
 
 extension Transition: CustomStringConvertible {
-    public var description: String { "\(from) --\(event)--> \(to)" }
+    /// `password --mfaChallenged--> mfaCode`, with states and events by their ``FlowName/flowName`` when their types have one.
+    public var description: String { "\(FlowNameText.name(from)) --\(FlowNameText.name(event))--> \(FlowNameText.name(to))" }
 }
 

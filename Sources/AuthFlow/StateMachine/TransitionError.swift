@@ -13,14 +13,16 @@ public enum TransitionError<State: Hashable, Event: Hashable>: Error, Hashable {
 extension TransitionError: Sendable where State: Sendable, Event: Sendable {}
 
 extension TransitionError: CustomStringConvertible {
+    /// What was refused, with states and events by their ``FlowName/flowName`` when their types have one.
     public var description: String {
+        let name = FlowNameText.name
         switch self {
         case let .noTransition(from, event):
-            return "no transition from \(from) on \(event)"
+            return "no transition from \(name(from)) on \(name(event))"
         case let .conflictingTransition(existing, proposed):
             return "conflicting transition: \(proposed) clashes with \(existing)"
         case let .nothingToUndo(state):
-            return "nothing to undo: \(state) is the root of the history"
+            return "nothing to undo: \(name(state)) is the root of the history"
         case let .reentrantCall(during):
             return "re-entrant call from an observer during \(during)"
         }

@@ -48,15 +48,16 @@ public enum ReportRenderer {
         if report.verdict != .holds {
             if !report.violations.isEmpty || !report.lint.isEmpty { lines.append("") }
             if let stop = report.stoppedBy, report.verdict == .violated { lines.append("stopped: \(stop)") }
-            lines.append("stats: \(summary(report.stats))")
+            lines.append("stats: \(summary(report.stats, stopped: report.stoppedBy != nil))")
         }
         return lines.joined(separator: "\n")
     }
 
-    /// `7 states, 10 configurations, 136 stacks at depth 12, 0.004 s (34.0 k stacks/s)`; no rate when no time was measured.
-    public static func summary(_ stats: Stats) -> String {
+    /// `7 states, 10 configurations, 136 stacks at depth 12, 0.004 s (34.0 k stacks/s)`; no rate when no time was
+    /// measured, nor when a limit stopped the run (a rate over work it did not finish says nothing).
+    public static func summary(_ stats: Stats, stopped: Bool = false) -> String {
         "\(counted(stats.states, "state")), \(counted(stats.configurations, "configuration")), \(counted(stats.stacks, "stack")) at depth \(stats.depth), \(seconds(stats.seconds)) s"
-            + (stats.seconds > 0 ? " (\(rate(stats.rate)) stacks/s)" : "")
+            + (stats.seconds > 0 && !stopped ? " (\(rate(stats.rate)) stacks/s)" : "")
     }
 
     /// `2.40 M`, `310.5 k` or `812`: a rate as people read it.

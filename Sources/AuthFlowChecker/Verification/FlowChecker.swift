@@ -220,7 +220,7 @@ public enum FlowChecker {
         }
         let report = CheckReport(spec: source, name: model.name, verdict: verdict, violations: violations,
                                  lint: verification.lint, stats: stats, stoppedBy: stoppedBy, error: nil,
-                                 warnings: model.warnings, strict: options.strict,
+                                 warnings: model.warnings + UnemittedRows.warnings(model), strict: options.strict,
                                  secrets: Set(model.names(of: model.secrets)))
         return (report, coverage)
     }

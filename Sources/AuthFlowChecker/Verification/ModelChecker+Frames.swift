@@ -116,6 +116,8 @@ extension ModelChecker {
     static func frameLint(_ graph: ConfigurationGraph, facts: FrameFacts) -> Lint {
         let model = graph.model
         var lint = Lint()
+        // A stopped search reports no lint, as in `/1`.
+        guard graph.stoppedBy == nil else { return lint }
         var produced = Set<Int>()
         var used = Set<Int>()
         for state in 0..<model.stateCount {
@@ -134,7 +136,6 @@ extension ModelChecker {
         let unused = produced.subtracting(used).subtracting(model.outputs.map(\.index)).sorted()
         lint.unusedData = unused.map { model.keys[$0] }
         lint.overriddenAnywhere = model.anywhereOverrides
-        guard graph.stoppedBy == nil else { return lint }
         lint.unreachable = (0..<model.stateCount).filter { !graph.isReachable($0) }.map { model.states[$0] }
         for state in 0..<model.stateCount where graph.isReachable(state) && !model.isTerminal[state] {
             let userCanBack = model.canGoBack[state] && state != model.initial.index

@@ -53,10 +53,11 @@ package enum ModelChecker {
     }
 
     /// Unreachable states, dead transitions and unused data (keys listed in `outputs` are handed to the app, not unused);
-    /// a stopped search claims nothing unreachable or dead.
+    /// a stopped search reports no lint: it claims nothing it has not seen the whole flow for.
     static func lint(_ graph: ConfigurationGraph) -> Lint {
         let model = graph.model
         var lint = Lint()
+        guard graph.stoppedBy == nil else { return lint }
         var produced = KeySet()
         var required = KeySet()
         for state in 0..<model.stateCount {
@@ -64,8 +65,6 @@ package enum ModelChecker {
             for move in model.moves[state] { produced = produced.union(move.adds) }
         }
         lint.unusedData = model.names(of: produced.subtracting(required).subtracting(model.outputs))
-        // A stopped search has not seen every reachable state: it cannot call one unreachable.
-        guard graph.stoppedBy == nil else { return lint }
         lint.unreachable = (0..<model.stateCount).filter { !graph.isReachable($0) }.map { model.states[$0] }
         for row in model.rows {
             if !graph.fires(row) { lint.deadTransitions.append("\(model.states[row.from.index]).\(model.events[row.event.index])") }
