@@ -16,5 +16,9 @@ extension EndToEndCase {
         .init("replay-unknown-event", ["replay", Fixture.spec("no-exit"), trail("tampered-unknown-event")]),
         .init("replay-reordered", ["replay", Fixture.spec("no-exit"), trail("tampered-reordered")]),
         .init("usage-replay-no-trail", ["replay", Fixture.spec("no-exit")]),
+        .init("paths-transitions", ["paths", Fixture.sessionRestore]),
+        .init("paths-states-json", ["paths", "--cover", "states", "--format", "json", Fixture.sessionRestore]),
+        .init("paths-invalid-spec", ["paths", Fixture.spec("bad-reference")]),
+        .init("usage-paths-bad-cover", ["paths", "--cover", "screens", Fixture.sessionRestore]),
     ]
 }

@@ -1,0 +1,90 @@
+import AuthFlow
+import AuthFlowChecker
+
+/// `authcheck paths SPEC`: a small set of event paths from the start that together take every reachable transition.
+enum PathsCommand: Subcommand {
+    static let name = "paths"
+    static let abstract = "event paths from the start that take every reachable transition"
+    static let argumentsSynopsis = "SPEC"
+    static let argumentsHelp = [(name: "SPEC", help: "one authflow/1 spec file (JSON)")]
+    static let formats = ["text", "json"]
+    static let format = CommonOptions.format(formats, help: "output format (default text)")
+    static let cover = Option("--cover", value: CoverTarget.allCases.map(\.rawValue).joined(separator: "|"),
+                              help: "what the paths must cover together (default transitions)",
+                              default: CoverTarget.transitions) { text, name throws(UsageError) in
+        CoverTarget(rawValue: try ValueParsers.choice(text, option: name, in: CoverTarget.allCases.map(\.rawValue)))!
+    }
+    static let options = [cover.spec, format.spec]
+    static let discussion = [
+        (title: "OUTPUT", body: """
+            Paths of forward events from the initial state, for UI or snapshot tests to drive
+            step by step: together they take every reachable transition (--cover transitions),
+            enter every reachable state (states) or every reachable (state, data keys)
+            configuration (configurations). A greedy tour: each path extends along the
+            shortest way to the nearest transition not yet taken, and ends where nothing new
+            is reachable. The summary gives the total steps against a lower bound (each step
+            takes at most one new transition).
+            """),
+        (title: "EXIT STATUS", body: """
+            0  the paths were written
+            2  an invalid spec, or wrong usage
+            """),
+    ]
+
+    struct Settings: CommandSettings {
+        var cover: CoverTarget
+        var format: String
+        var spec: String
+
+        init(_ parsed: ParsedArguments) throws(UsageError) {
+            cover = try parsed.value(of: PathsCommand.cover)
+            format = try parsed.value(of: PathsCommand.format)
+            spec = try parsed.single("SPEC", reason: "paths takes one SPEC")
+        }
+    }
+
+    static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
+        switch SpecRunner.load(settings.spec, options: CheckOptions()) {
+        case let .invalid(report):
+            SpecRunner.diagnose(report, stdout: settings.format == "text" ? .textReport : .document, console: context.console)
+            context.console.out(settings.format == "json" ? ReportRenderer.json(report).rendered(pretty: true) : ReportRenderer.text(report, style: context.style))
+            return 2
+        case let .model(model):
+            let cover = CoveringPaths(model: model, target: settings.cover)
+            context.console.out(settings.format == "json" ? json(cover, spec: settings.spec) : text(cover, spec: settings.spec))
+            return 0
+        }
+    }
+
+    /// One line per path, `1. startAuth → email, knownEmail → password …`, then the summary.
+    static func text(_ cover: CoveringPaths, spec: String) -> String {
+        var lines = ["\(spec): \(ReportRenderer.counted(cover.paths.count, "path")) covering every reachable \(noun(cover.target))"]
+        for (i, path) in cover.paths.enumerated() {
+            let steps = zip(path.events, path.states).map { "\($0) → \($1)" }.joined(separator: ", ")
+            lines.append("\(i + 1). \(steps)")
+        }
+        lines.append("total: \(ReportRenderer.counted(cover.length, "step")) for \(cover.reachable) reachable \(noun(cover.target))s; "
+                     + "lower bound \(cover.lowerBound)")
+        return lines.joined(separator: "\n")
+    }
+
+    static func noun(_ target: CoverTarget) -> String {
+        switch target {
+        case .transitions: return "transition"
+        case .states: return "state"
+        case .configurations: return "configuration"
+        }
+    }
+
+    static func json(_ cover: CoveringPaths, spec: String) -> String {
+        JSON.object(JSONObject([
+            ("spec", .string(spec)), ("cover", .string(cover.target.rawValue)),
+            ("reachable", .int(cover.reachable)), ("lowerBound", .int(cover.lowerBound)), ("length", .int(cover.length)),
+            ("paths", .array(cover.paths.map { path in
+                .array(zip(path.events, zip(path.states, path.data)).map { event, frame in
+                    .object(JSONObject([("event", .string(event)), ("state", .string(frame.0)), ("data", .array(frame.1.map(JSON.string)))]))
+                })
+            })),
+        ])).rendered(pretty: true)
+    }
+}
