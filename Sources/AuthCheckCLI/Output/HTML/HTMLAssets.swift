@@ -100,7 +100,8 @@ enum HTMLAssets {
         """
 
     /// Choosing a violation highlights its path and shows its steps; ← and → walk them. A page
-    /// opened as `report.html#select=N` chooses violation N on load (the browser test's hook).
+    /// opened as `report.html#select=N` chooses violation N on load, and `#select=N&step=K` shows
+    /// its step K too (the hook `.ci/html-browser` asserts through, and a link to one step).
     static let script = """
         (function () {
           "use strict";
@@ -160,7 +161,11 @@ enum HTMLAssets {
           var wanted = /select=([0-9]+)/.exec(window.location.hash);
           if (wanted) {
             var target = buttons.filter(function (button) { return button.getAttribute("data-violation") === wanted[1]; })[0];
-            if (target) { choose(target); }
+            var at = /step=([0-9]+)/.exec(window.location.hash);
+            if (target) {
+              choose(target);
+              if (at) { show(Number(at[1])); }
+            }
           }
         })();
         """
