@@ -171,9 +171,9 @@ struct SpecSection {
             "role": "img", "aria-labelledby": "\(prefix)-graph-title \(prefix)-graph-desc",
         ], "\n" + parts.joined(separator: "\n") + "\n")
         let legend = """
-            <figcaption class="legend"><span class="key initial">● initial</span> <span class="key success">✓ success</span> \
-            <span class="key abort">⊘ abort</span> <span class="key unreachable">unreachable or dead (dashed)</span> \
-            <span class="key violated">✗ violated here</span> <span class="key on-path">a chosen violation's path</span> \
+            <figcaption class="legend"><span class="key k-initial">● initial</span> <span class="key k-success">✓ success</span> \
+            <span class="key k-abort">⊘ abort</span> <span class="key k-unreachable">unreachable or dead (dashed)</span> \
+            <span class="key k-violated">✗ violated here</span> <span class="key k-on-path">a chosen violation's path</span> \
             — boxes: configurations · stacks; arrows: event · stacks</figcaption>
             """
         return "<figure class=\"graph\">\n<div class=\"scroll\">\(svg)</div>\n\(legend)\n</figure>"

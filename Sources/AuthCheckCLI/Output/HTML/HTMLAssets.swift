@@ -22,7 +22,7 @@ enum HTMLAssets {
             --edge: #6e7681; --success: #3fb950; --abort: #8d96a0; --abort-fill: #21262d; --bad: #f85149;
             --path: #f0883e; --current: #58a6ff; --dim: 0.45; }
         }
-        body { margin: 0 auto; max-width: 80rem; padding: 1rem 1.5rem; background: var(--bg); color: var(--fg);
+        body { margin: 0 auto; max-width: 96rem; padding: 1rem 1.5rem; background: var(--bg); color: var(--fg);
           font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; }
         h1 { font-size: 1.4rem; margin: 0 0 0.25rem; }
         h2 { font-size: 1.2rem; margin: 1.5rem 0 0.25rem; }
@@ -65,9 +65,9 @@ enum HTMLAssets {
         .edge.current .line { stroke: var(--current); stroke-width: 3.5; }
         .node.current .box { stroke: var(--current); stroke-width: 3.5; }
         .legend .key { white-space: nowrap; margin-right: 0.5rem; }
-        .legend .success { color: var(--success); } .legend .abort { color: var(--abort); }
-        .legend .violated { color: var(--bad); } .legend .on-path { color: var(--path); }
-        .legend .unreachable { opacity: var(--dim); }
+        .legend .k-success { color: var(--success); } .legend .k-abort { color: var(--abort); }
+        .legend .k-violated { color: var(--bad); } .legend .k-on-path { color: var(--path); }
+        .legend .k-unreachable { opacity: var(--dim); }
         .violation-list { padding-left: 1.5rem; }
         button { font: inherit; color: inherit; background: var(--node); border: 1px solid var(--edge);
           border-radius: 6px; padding: 0.2rem 0.6rem; cursor: pointer; }
