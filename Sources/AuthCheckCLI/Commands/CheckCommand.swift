@@ -7,9 +7,9 @@ enum CheckCommand: Subcommand {
     static let abstract = "check every property of each spec; one report per spec"
     static let argumentsSynopsis = "SPEC..."
     static let argumentsHelp = [(name: "SPEC...", help: "authflow/1 spec files (JSON); each is checked and reported on its own; - reads one from standard input (named <stdin> in reports)")]
-    static let formats = ["text", "json", "sarif", "junit"]
+    static let formats = ["text", "json", "sarif", "junit", "html"]
     static let declared = CheckingOptions(format: CommonOptions.format(formats, help:
-        "output format (default text); json prints the contract's report object, sarif a SARIF 2.1.0 log for code scanning, junit JUnit XML for CI test reports",
+        "output format (default text); json prints the contract's report object, sarif a SARIF 2.1.0 log for code scanning, junit JUnit XML for CI test reports, html one page with each flow and its counterexamples drawn",
         drawsElsewhere: true))
     static let quiet = Option(flag: "--quiet", help:
         "print only what fails: nothing for a spec that holds (the exit status still says); text format only")
@@ -26,6 +26,9 @@ enum CheckCommand: Subcommand {
             to fix: the step, its emits entry for the event, its requires, or the row.
             junit: a testsuite per spec, a testcase per property (the counterexamples in
             the failure), an invalid spec as an error.
+            html: one self-contained page; per spec the flow as a graph with its coverage
+            counts, each violation's path walked on it step by step, an invalid spec's
+            problems. Open it from disk: it loads nothing.
             With GITHUB_ACTIONS=true, also a workflow command per finding (::error for
             violations and invalid specs, ::warning for lint) that annotates the spec's
             lines: on stdout after text, on stderr with the other formats.
@@ -71,6 +74,8 @@ enum CheckCommand: Subcommand {
             context.console.out(SARIFRenderer.render(located, toolVersion: AuthCheckCommand.version))
         case "junit":
             context.console.out(JUnitRenderer.render(reports, checked: settings.check.properties))
+        case "html":
+            context.console.out(CoverageHTML.render(CoverageHTML.sections(located, options: options), heading: "authcheck check"))
         default:
             if reports.count > 1 && printed > 0 {
                 context.console.out("")

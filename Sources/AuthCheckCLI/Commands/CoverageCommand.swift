@@ -7,7 +7,7 @@ enum CoverageCommand: Subcommand {
     static let abstract = "reachable states, fired transitions, and their counts"
     static let argumentsSynopsis = "SPEC"
     static let argumentsHelp = [(name: "SPEC", help: "one authflow/1 spec file (JSON)")]
-    static let formats = ["text", "json", "dot", "mermaid"]
+    static let formats = ["text", "json", "dot", "mermaid", "html"]
     static let declared = CheckingOptions(
         depth: CommonOptions.depth(help: "count the undo stacks of at most N forward events (0...64; default \(CommonOptions.defaultDepth))"),
         format: CommonOptions.format(formats, help: "output format (default text); see FORMATS"),
@@ -34,6 +34,9 @@ enum CoverageCommand: Subcommand {
                      grey, unreachable states and dead transitions dashed and grey,
                      states with violations red with the properties)
             mermaid  a stateDiagram-v2 for Markdown (GitHub renders it)
+            html     one self-contained page: coverage --format html SPEC > flow.html
+                     (the graph laid out left to right, counts on hover, violations
+                     walked step by step on it, tables of states and transitions)
             """),
         (title: "EXIT STATUS", body: """
             As 'check', for the spec properties: coverage does not drive the runtime, so
@@ -84,6 +87,7 @@ enum CoverageCommand: Subcommand {
         case "json": context.console.out(CoverageJSON.render(report).rendered(pretty: true))
         case "dot": context.console.out(CoverageDot.render(report))
         case "mermaid": context.console.out(CoverageMermaid.render(report))
+        case "html": context.console.out(CoverageHTML.render([.coverage(report)], heading: "authcheck coverage"))
         default: context.console.out(CoverageText.render(report, style: context.style))
         }
         return check.exitCode

@@ -7,9 +7,9 @@ enum ExploreCommand: Subcommand {
     static let abstract = "every violation's full path, each property's result"
     static let argumentsSynopsis = "SPEC"
     static let argumentsHelp = [(name: "SPEC", help: "one authflow/1 spec file (JSON), or - for standard input; use 'check' for several")]
-    static let formats = ["text", "json", "sarif"]
+    static let formats = ["text", "json", "sarif", "html"]
     static let declared = CheckingOptions(format: CommonOptions.format(formats, help:
-        "output format (default text); json prints the contract's report object, sarif a SARIF 2.1.0 log for code scanning",
+        "output format (default text); json prints the contract's report object, sarif a SARIF 2.1.0 log for code scanning, html one page with the flow and each counterexample drawn",
         drawsElsewhere: true))
     static let trail = Option<String?>("--trail", value: "DIR",
                                        help: "write each violation as a trail file in DIR (created) for 'authcheck replay'",
@@ -23,6 +23,7 @@ enum ExploreCommand: Subcommand {
             secrets as <redacted>), then each property's result and the stats.
             json: the contract's report object.
             sarif: a SARIF 2.1.0 log, as 'check --format sarif' writes it.
+            html: one self-contained page, as 'check --format html' writes it.
             """),
         (title: "EXIT STATUS", body: HelpFormatter.exitStatus(several: false)),
     ]
@@ -54,6 +55,9 @@ enum ExploreCommand: Subcommand {
             context.console.out(ReportRenderer.json(report).rendered(pretty: true))
         case "sarif":
             context.console.out(SARIFRenderer.render([located], toolVersion: AuthCheckCommand.version))
+        case "html":
+            context.console.out(CoverageHTML.render(CoverageHTML.sections([located], options: settings.check.checkOptions),
+                                                    heading: "authcheck explore"))
         default:
             var text = ReportRenderer.text(report, style: context.style)
             if report.verdict != .invalid {
