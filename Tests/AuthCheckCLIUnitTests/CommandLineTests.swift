@@ -196,3 +196,18 @@ import Testing
                 "regenerate: authcheck paths --format swift Specs/email-first.json > Examples/SignInCoordinator/Tests/SignInCoordinatorTests/EmailFirstPathsTests.swift")
     }
 }
+
+/// A run whose --property leaves out the runtime walk prints the stacks as counted, and no rate it did not measure.
+@Suite struct UndrivenStacksTests {
+    @Test func stacksCountedFromTheModelSaySoAndHaveNoRate() throws {
+        let report = FlowChecker.check(file: Fixture.url(Fixture.emailFirst).path, options: CheckOptions(properties: [.deadlock]))
+        #expect(report.stats.stacksCounted)
+        var stats = report.stats
+        stats.seconds = 0.5   // a measured time must still not give a rate over stacks nobody drove
+        let line = ReportRenderer.summary(stats)
+        #expect(line.contains("3280 stacks at depth 12 counted, not driven"))
+        #expect(!line.contains("stacks/s"))
+        let driven = FlowChecker.check(file: Fixture.url(Fixture.emailFirst).path)
+        #expect(!driven.stats.stacksCounted)
+    }
+}

@@ -52,7 +52,16 @@ enum ExploreCommand: Subcommand {
         }
         switch settings.check.format {
         case "json":
-            context.console.out(ReportRenderer.json(report).rendered(pretty: true))
+            // check's report, plus each property's result: explore is about the properties.
+            var json = ReportRenderer.json(report)
+            if report.verdict != .invalid, case let .object(object) = json {
+                let results = propertyResults(report, requested: settings.check.properties).map { result in
+                    JSON.object(JSONObject([("id", .string(result.property.id)), ("result", .string(result.status.rawValue)),
+                                            ("sites", .array(result.sites.map(JSON.string)))]))
+                }
+                json = .object(JSONObject(object.members.map { ($0.key, $0.value) } + [("properties", .array(results))]))
+            }
+            context.console.out(json.rendered(pretty: true))
         case "sarif":
             context.console.out(SARIFRenderer.render([located], toolVersion: AuthCheckCommand.version))
         case "html":
@@ -69,28 +78,44 @@ enum ExploreCommand: Subcommand {
     }
 
     /// Each property's result: holds, violated (with its sites), incomplete, or not checked.
+    /// A property's result in an explore run.
+    enum PropertyStatus: String {
+        case holds, violated, incomplete
+        case notChecked = "not checked"
+    }
+
+    /// Each property's result, in id order: not checked, violated (with its sites), incomplete, or holds.
+    static func propertyResults(_ report: CheckReport, requested: Set<Property>?)
+        -> [(property: Property, status: PropertyStatus, sites: [String])] {
+        Property.allCases.map { property in
+            let sites = report.violations.filter { $0.property == property }
+            if !(requested?.contains(property) ?? true) { return (property, .notChecked, []) }
+            if !sites.isEmpty {
+                return (property, .violated, sites.map { site in site.event.map { "\(site.state) on \($0)" } ?? site.state })
+            }
+            return (property, report.stoppedBy != nil ? .incomplete : .holds, [])
+        }
+    }
+
     static func propertyTable(_ report: CheckReport, requested: Set<Property>?, style: TextStyle) -> String {
         let width = Property.allCases.map(\.id.count).max() ?? 0
         var lines = ["properties:"]
-        for property in Property.allCases {
-            let sites = report.violations.filter { $0.property == property }
+        for result in propertyResults(report, requested: requested) {
             let status: String
             var detail = ""
-            if !(requested?.contains(property) ?? true) {
-                status = style.dim("not checked")
-            } else if !sites.isEmpty {
+            switch result.status {
+            case .notChecked: status = style.dim("not checked")
+            case .violated:
                 status = style.bad("violated")
-                let names = sites.map { site in site.event.map { "\(site.state) on \($0)" } ?? site.state }
-                detail = " at \(names.joined(separator: ", "))"
-            } else if report.stoppedBy != nil {
-                status = style.warn("incomplete")
-            } else {
+                detail = " at \(result.sites.joined(separator: ", "))"
+            case .incomplete: status = style.warn("incomplete")
+            case .holds:
                 status = style.good("holds")
-                if property == .undoMismatch || property == .divergence {
+                if result.property == .undoMismatch || result.property == .divergence {
                     detail = " on every stack of at most \(report.stats.depth) events"
                 }
             }
-            lines.append("  \(property.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(status)\(detail)")
+            lines.append("  \(result.property.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(status)\(detail)")
         }
         return lines.joined(separator: "\n")
     }

@@ -54,10 +54,12 @@ public enum ReportRenderer {
     }
 
     /// `7 states, 10 configurations, 136 stacks at depth 12, 0.004 s (34.0 k stacks/s)`; no rate when no time was
-    /// measured, nor when a limit stopped the run (a rate over work it did not finish says nothing).
+    /// measured, nor when a limit stopped the run (a rate over work it did not finish says nothing), nor when the
+    /// stacks were counted from the model rather than driven (`136 stacks at depth 12 counted, not driven`).
     public static func summary(_ stats: Stats, stopped: Bool = false) -> String {
-        "\(counted(stats.states, "state")), \(counted(stats.configurations, "configuration")), \(counted(stats.stacks, "stack")) at depth \(stats.depth), \(seconds(stats.seconds)) s"
-            + (stats.seconds > 0 && !stopped ? " (\(rate(stats.rate)) stacks/s)" : "")
+        let stacks = "\(counted(stats.stacks, "stack")) at depth \(stats.depth)" + (stats.stacksCounted ? " counted, not driven" : "")
+        return "\(counted(stats.states, "state")), \(counted(stats.configurations, "configuration")), \(stacks), \(seconds(stats.seconds)) s"
+            + (stats.seconds > 0 && !stopped && !stats.stacksCounted ? " (\(rate(stats.rate)) stacks/s)" : "")
     }
 
     /// `2.40 M`, `310.5 k` or `812`: a rate as people read it.

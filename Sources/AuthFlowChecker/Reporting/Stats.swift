@@ -10,6 +10,9 @@ public struct Stats: Hashable, Sendable {
     public var stacks: Int = 0
     /// Wall-clock seconds for the whole check.
     public var seconds: Double = 0
+    /// Whether ``stacks`` were counted from the model because the runtime walk did not run
+    /// (`--property` left out both runtime properties): a figure of the spec, not stacks driven.
+    public var stacksCounted = false
 
     public init(states: Int = 0, configurations: Int = 0, depth: Int = 0, stacks: Int = 0, seconds: Double = 0) {
         self.states = states

@@ -198,6 +198,7 @@ public enum FlowChecker {
                 progress?.update(.configurations, count: configurations, depth: depth)
             }
             stats.stacks = count.stacks
+            stats.stacksCounted = true
             coverage = count
         }
         if options.includes(.passcode) {
