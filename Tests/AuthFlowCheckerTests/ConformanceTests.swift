@@ -138,4 +138,23 @@ import Testing
         #expect(failure?.report.verdict == .invalid)
         #expect(failure?.description.contains("no such file; tried") ?? false)
     }
+
+    /// A trail written from the walk's counterexample replays on the app's own coordinator: reproduced while the bug is there, fixed once it is gone.
+    @Test func aTrailReplaysOnTheAppsOwnCoordinator() throws {
+        let buggy = FlowConformance(model: Self.model) { Coordinator(forgetsData: true) }
+        let violation = try #require(buggy.explore(depth: 6).violations.first)
+        let entry = FlowTrail.entry(for: violation, model: Self.model, driver: buggy.driver(), traits: .app)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trail-\(UUID().uuidString).json").path
+        try Data((FuzzRegressions.line(for: entry, model: Self.model) + "\n").utf8).write(to: URL(fileURLWithPath: path))
+
+        let again = try buggy.replay(trail: path)
+        #expect(again.reproduced && !again.fixed)
+        #expect(again.violation?.site == violation.site)
+        let fixed = try FlowConformance(model: Self.model) { Coordinator() }.replay(trail: path)
+        #expect(fixed.fixed && !fixed.reproduced)
+        #expect(fixed.steps.count == entry.actions.count + 1)
+        // A trail for another flow is refused, with the file named.
+        let other = try SpecLoader.load(json: Self.spec.replacingOccurrences(of: "\"to\": \"cancelled\" } ] }", with: "\"to\": \"done\" } ] }"))
+        #expect(throws: TrailRefusal.self) { try FlowConformance(model: other) { Coordinator() }.replay(trail: path) }
+    }
 }
