@@ -149,6 +149,9 @@ extension EndToEndCase {
         .init("coverage-dot-odd-names", ["coverage", "--format", "dot", Fixture.spec("odd-names")]),
         .init("coverage-mermaid", ["coverage", "--format", "mermaid", Fixture.spec("legacy")]),
         .init("coverage-mermaid-odd-names", ["coverage", "--format", "mermaid", Fixture.spec("odd-names")]),
+        // The edge that breaks a property is red (✗ in Mermaid): here the counterexample's last step.
+        .init("coverage-dot-violated-edge", ["coverage", "--format", "dot", Fixture.spec("unmet-requirement")]),
+        .init("coverage-mermaid-violated-edge", ["coverage", "--format", "mermaid", Fixture.spec("unmet-requirement")]),
         // One page, no URL: the graph, its counts on hover, a violation's path walked on it.
         .init("coverage-html", ["coverage", "--format", "html", Fixture.spec("legacy")]),
         .init("check-html-violated", ["check", "--format", "html", Fixture.spec("unmet-requirement")]),

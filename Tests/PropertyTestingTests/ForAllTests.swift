@@ -142,10 +142,10 @@ import PropertyTesting
         let failure = try #require(report.failure)
         #expect(failure.shrunk == "\u{200B}")
         let lines = report.description.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.first == "Property failed on case \(failure.caseIndex) of 100 (size \(failure.size)); shrunk in \(failure.shrinkSteps) steps (\(failure.shrinkEvaluations) runs).")
         // `String(reflecting:)` prints U+200B raw, which is why the scalar line below it exists.
-        #expect(lines[1] == "  Shrunk:   \"\u{200B}\"")
-        #expect(lines[2] == "            U+200B")
+        #expect(lines[0] == "Falsifying example: \"\u{200B}\"")
+        #expect(lines[1] == "                    U+200B")
+        #expect(lines[2] == "Property failed on case \(failure.caseIndex) of 100 (size \(failure.size)); shrunk in \(failure.shrinkSteps) steps (\(failure.shrinkEvaluations) runs).")
         #expect(lines.contains("  Seed:     0x0000000000000001"))
         #expect(lines.contains("Replay the run:       forAll(gen, cases: 100, seed: 0x0000000000000001) { … }"))
         #expect(lines.contains("Replay this case:     forAll(gen, case: CaseID(seed: 0x0000000000000001, index: \(failure.caseIndex), size: \(failure.size))) { … }"))
@@ -155,8 +155,8 @@ import PropertyTesting
     @Test func failureDescriptionIsPinned() {
         let report = forAll(Gen.array(of: Gen.int(in: 0...100)), seed: 1) { $0.reduce(0, +) <= 10 }
         #expect(report.description == """
+            Falsifying example: [11]
             Property failed on case 3 of 100 (size 3); shrunk in 3 steps (17 runs).
-              Shrunk:   [11]
               Original: [19]
               Seed:     0x0000000000000001
             Replay the run:       forAll(gen, cases: 100, seed: 0x0000000000000001) { … }

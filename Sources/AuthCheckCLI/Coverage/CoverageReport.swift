@@ -23,6 +23,26 @@ struct CoverageReport: Sendable {
         violation.event.map { "\(violation.property.id) on \($0)" } ?? violation.property.id
     }
 
+    /// The edges that break the properties, for the pictures to draw in red.
+    ///
+    /// An `illegal-transition` names an event the table has no row for: it is `refused`, a state and
+    /// an event with no transition. Any other violation is broken by the last step of its
+    /// counterexample, the table row `from.event` in `steps`.
+    var breakingEdges: (steps: Set<String>, refused: [(state: String, event: String)]) {
+        var steps: Set<String> = []
+        var refused: [(state: String, event: String)] = []
+        for violation in check.violations {
+            if violation.property.id == "illegal-transition", let event = violation.event {
+                if !refused.contains(where: { $0.state == violation.state && $0.event == event }) {
+                    refused.append((violation.state, event))
+                }
+            } else if violation.path.count >= 2, let event = violation.path.last?.event {
+                steps.insert("\(violation.path[violation.path.count - 2].state).\(event)")
+            }
+        }
+        return (steps, refused)
+    }
+
     /// The states that are not reachable, in declaration order.
     var unreachable: [FlowCoverage.StateCoverage] { coverage.states.filter { !$0.reachable } }
     /// The transitions that never fire, in table order.

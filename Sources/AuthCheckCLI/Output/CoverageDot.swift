@@ -7,7 +7,11 @@ import Foundation
 ///   are grey-filled octagons; other states are rounded boxes;
 /// - each state shows its configurations and stacks, each transition its event and stacks;
 /// - unreachable states and dead transitions are dashed and grey;
-/// - states with violations are red, the properties under the name and the messages in a tooltip.
+/// - states with violations are red, the properties under the name and the messages in a tooltip;
+///   the edge that breaks it is red too: the last step of the counterexample, or, for an event the
+///   table has no row for (`illegal-transition`), a red dashed edge to a small "no transition" node;
+/// - states whose step says `back: false` have a bold border and a `⊘ back` line;
+/// - a legend note explains `configurations · stacks` and the colours.
 ///
 /// Every id and label is a quoted, escaped DOT string, so any state or event name is valid DOT.
 enum CoverageDot {
@@ -19,16 +23,30 @@ enum CoverageDot {
         let title = report.name ?? report.spec
         var lines: [String] = []
         lines.append("digraph \(quoted(title)) {")
-        var legend = "\(title): coverage at depth \(coverage.depth)\nstates: configurations · stacks; transitions: event · stacks"
-        if let stop = coverage.stoppedBy { legend += "\nincomplete: \(stop); grey may yet be reachable" }
-        lines.append("  graph [rankdir=LR, fontname=\"Helvetica\", labelloc=t, label=\(label(legend))];")
+        var heading = "\(title): coverage at depth \(coverage.depth)"
+        if let stop = coverage.stoppedBy { heading += "\nincomplete: \(stop); grey may yet be reachable" }
+        lines.append("  graph [rankdir=LR, fontname=\"Helvetica\", labelloc=t, label=\(label(heading))];")
         lines.append("  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=11];")
         lines.append("  edge [fontname=\"Helvetica\", fontsize=9];")
 
-        var start = "__start__"
         let names = Set(coverage.states.map(\.name))
-        while names.contains(start) { start += "_" }
+        func freshID(_ base: String) -> String {
+            var id = base
+            while names.contains(id) { id += "_" }
+            return id
+        }
+        let start = freshID("__start__")
         lines.append("  \(quoted(start)) [shape=point, width=0.15, label=\"\", tooltip=\"start\"];")
+        let legend = """
+            legend\\l\
+            state: name, configurations · stacks\\l\
+            edge: event · stacks\\l\
+            red: a violated state and the edge that breaks it\\l\
+            red dashed to \\"no transition\\": an event the table has no row for\\l\
+            dashed grey: unreachable or dead\\l\
+            bold border, ⊘ back: back is not allowed\\l
+            """
+        lines.append("  \(quoted(freshID("__legend__"))) [shape=note, fontsize=9, label=\"\(legend)\", tooltip=\"legend\"];")
 
         for state in coverage.states {
             var attributes: [String] = []
@@ -44,6 +62,11 @@ enum CoverageDot {
             }
             var text = "\(state.name)\n\(state.configurations) · \(state.stacks)"
             var tooltip = [state.role.isEmpty ? "state" : "\(state.role) state"]
+            if !state.backAllowed && !state.isSuccess && !state.isAbort {
+                text += "\n⊘ back"
+                attributes.append("penwidth=2")
+                tooltip.append("back is not allowed")
+            }
             if !state.reachable {
                 styles.append("dashed")
                 attributes.append("color=\(grey)")
@@ -53,7 +76,7 @@ enum CoverageDot {
             if let found = violations[state.name], !found.isEmpty {
                 attributes.append("color=red")
                 attributes.append("fontcolor=red")
-                attributes.append("penwidth=2")
+                if !attributes.contains("penwidth=2") { attributes.append("penwidth=2") }
                 text += found.map { "\n✗ " + CoverageReport.label($0) }.joined()
                 tooltip = found.map { "\($0.property.id): \($0.message)" }
             }
@@ -66,15 +89,24 @@ enum CoverageDot {
         if let initial = coverage.states.first(where: \.isInitial) {
             lines.append("  \(quoted(start)) -> \(quoted(initial.name));")
         }
+        let breaking = report.breakingEdges
         for transition in coverage.transitions {
             var attributes: [String]
             if transition.fired {
                 attributes = ["label=\(label("\(transition.event) · \(transition.stacks)"))"]
+                if breaking.steps.contains(transition.id) {
+                    attributes += ["color=red", "fontcolor=red", "penwidth=2"]
+                }
             } else {
                 attributes = ["label=\(label("\(transition.event) (dead)"))", "style=dashed", "color=\(grey)", "fontcolor=\(grey)"]
             }
             attributes.append("tooltip=\(label("\(transition.from) --\(transition.event)--> \(transition.to)"))")
             lines.append("  \(quoted(transition.from)) -> \(quoted(transition.to)) [\(attributes.joined(separator: ", "))];")
+        }
+        for (index, refused) in breaking.refused.enumerated() {
+            let id = quoted(freshID("__no_transition_\(index)__"))
+            lines.append("  \(id) [shape=box, style=dashed, color=red, fontcolor=red, fontsize=9, label=\"no transition\", tooltip=\(label("\(refused.state) has no transition on \(refused.event)"))];")
+            lines.append("  \(quoted(refused.state)) -> \(id) [label=\(label(refused.event)), style=dashed, color=red, fontcolor=red, tooltip=\(label("\(refused.state) --\(refused.event)--> (no transition)"))];")
         }
         lines.append("}")
         return lines.joined(separator: "\n")

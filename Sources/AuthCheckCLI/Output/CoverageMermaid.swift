@@ -5,8 +5,12 @@ import AuthFlowChecker
 ///
 /// `[*] --> initial`, terminal states `--> [*]`; ids are sanitised (`s3_mfaCode`) and each state
 /// keeps its name as its label; transitions are labelled with their event and stacks, dead ones
-/// with `(dead)`. Classes style unreachable states (dashed, grey), abort states (grey) and states
-/// with violations (red, with a note naming the properties).
+/// with `(dead)`. Classes style unreachable states (dashed, grey), abort states (grey), states
+/// with violations (red, with a note naming the properties) and states whose step says
+/// `back: false` (bold border). Mermaid state diagrams cannot colour an edge, so the edge that breaks
+/// a property is marked `✗` instead: the last step of a counterexample, or, for an event the table
+/// has no row for (`illegal-transition`), an edge to a red dashed "no transition" state. A note on
+/// the initial state is the legend.
 enum CoverageMermaid {
     static func render(_ report: CoverageReport) -> String {
         let coverage = report.coverage
@@ -22,6 +26,8 @@ enum CoverageMermaid {
         lines.append("    classDef unreachable stroke-dasharray:5 5,color:#8c8c8c,stroke:#8c8c8c")
         lines.append("    classDef abort fill:#ececec")
         lines.append("    classDef violated stroke:#d00000,stroke-width:2px,color:#d00000")
+        lines.append("    classDef noBack stroke-width:3px")
+        lines.append("    classDef refused stroke:#d00000,stroke-dasharray:5 5,color:#d00000")
 
         var ids: [String: String] = [:]
         for (index, state) in coverage.states.enumerated() {
@@ -32,9 +38,16 @@ enum CoverageMermaid {
         if let initial = coverage.states.first(where: \.isInitial) {
             lines.append("    [*] --> \(ids[initial.name]!)")
         }
+        let breaking = report.breakingEdges
         for transition in coverage.transitions {
             let note = transition.fired ? "\(transition.stacks) stack\(transition.stacks == 1 ? "" : "s")" : "dead"
-            lines.append("    \(ids[transition.from]!) --> \(ids[transition.to]!) : \(text(transition.event)) (\(note))")
+            let mark = transition.fired && breaking.steps.contains(transition.id) ? "✗ " : ""
+            lines.append("    \(ids[transition.from]!) --> \(ids[transition.to]!) : \(mark)\(text(transition.event)) (\(note))")
+        }
+        for (index, refused) in breaking.refused.enumerated() {
+            lines.append("    state \"no transition\" as refused\(index)")
+            lines.append("    \(ids[refused.state]!) --> refused\(index) : ✗ \(text(refused.event))")
+            lines.append("    class refused\(index) refused")
         }
         for state in coverage.states where state.isSuccess || state.isAbort {
             lines.append("    \(ids[state.name]!) --> [*]")
@@ -43,10 +56,17 @@ enum CoverageMermaid {
             let id = ids[state.name]!
             if !state.reachable { lines.append("    class \(id) unreachable") }
             if state.isAbort && state.reachable { lines.append("    class \(id) abort") }
+            if !state.backAllowed && !state.isSuccess && !state.isAbort { lines.append("    class \(id) noBack") }
             if let found = violations[state.name], !found.isEmpty {
                 lines.append("    class \(id) violated")
                 lines.append("    note right of \(id) : \(text(found.map(CoverageReport.label).joined(separator: ", ")))")
             }
+        }
+        if let initial = coverage.states.first(where: \.isInitial) {
+            lines.append("    note left of \(ids[initial.name]!) : "
+                + "Legend. Edge: event (stacks). Red: a violated state. ✗ edge: the step that breaks it. "
+                + "No transition: an event the table has no row for. Dashed grey: unreachable. "
+                + "Bold border: back is not allowed.")
         }
         return lines.joined(separator: "\n")
     }

@@ -32,6 +32,9 @@ public struct FlowCoverage: Sendable {
         public var configurations: Int
         /// Stacks of at most `depth` events whose top frame is in this state.
         public var stacks: Int
+        /// Whether the spec allows back from this state (its step does not say `back: false`);
+        /// terminal states refuse back whatever this says.
+        public var backAllowed: Bool = true
 
         /// `initial`, `success`, `abort` (or several, `initial, success`), or empty.
         public var role: String {
@@ -100,7 +103,7 @@ public struct FlowCoverage: Sendable {
             StateCoverage(name: model.states[state], isInitial: state == model.initial.index,
                           isSuccess: model.isSuccess[state], isAbort: model.isAbort[state],
                           reachable: configurationsOf[state] > 0, configurations: configurationsOf[state],
-                          stacks: counts.perState[state])
+                          stacks: counts.perState[state], backAllowed: model.canGoBack[state])
         }
         let transitions = model.rows.enumerated().map { i, row in
             TransitionCoverage(from: model.states[row.from.index], event: model.events[row.event.index],

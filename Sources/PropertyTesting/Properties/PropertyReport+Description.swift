@@ -1,12 +1,14 @@
 extension PropertyReport: CustomStringConvertible {
-    /// A report for people: the seed, the shrunk counterexample, and the calls that replay it.
+    /// A report for people: the shrunk counterexample first, then the seed and the calls that replay it.
     ///
-    /// A failure prints like this (strings also list their scalars, so invisible characters show):
+    /// A failure leads with `Falsifying example:` and the shrunk value, as Hypothesis does, so the value
+    /// is the first thing read rather than something dug out of ``Failure/shrunk``. It prints like this
+    /// (strings also list their scalars, so invisible characters show):
     ///
     /// ```
+    /// Falsifying example: "A"
+    ///                     U+0041
     /// Property failed on case 12 of 100 (size 12); shrunk in 9 steps (41 runs).
-    ///   Shrunk:   "A"
-    ///             U+0041
     ///   Original: "x\u{200B}QA"
     ///             U+0078 U+200B U+0051 U+0041
     ///   Seed:     0x00000000DEADBEEF
@@ -30,11 +32,10 @@ extension PropertyReport: CustomStringConvertible {
 extension PropertyReport.Failure: CustomStringConvertible {
     /// See ``PropertyReport/description``.
     public var description: String {
-        var lines = [
+        var lines = describe(shrunk, label: "Falsifying example: ", indent: "")
+        lines.append(
             "Property failed on case \(caseIndex)\(cases.map { " of \($0)" } ?? "") (size \(size)); "
-                + "shrunk in \(shrinkSteps) steps (\(shrinkEvaluations) runs).",
-        ]
-        lines += describe(shrunk, label: "Shrunk:   ")
+                + "shrunk in \(shrinkSteps) steps (\(shrinkEvaluations) runs).")
         lines += describe(original, label: "Original: ")
         if let error {
             lines.append("  Error:    \(error)")
@@ -48,9 +49,9 @@ extension PropertyReport.Failure: CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
-    private func describe(_ value: T, label: String) -> [String] {
-        var lines = ["  \(label)\(String(reflecting: value))"]
-        let padding = String(repeating: " ", count: 2 + label.count)
+    private func describe(_ value: T, label: String, indent: String = "  ") -> [String] {
+        var lines = ["\(indent)\(label)\(String(reflecting: value))"]
+        let padding = String(repeating: " ", count: indent.count + label.count)
         if let text = value as? String {
             lines.append(padding + scalarList(text.unicodeScalars))
         } else if let text = value as? Substring {
