@@ -1,3 +1,4 @@
+import AuthFlow
 import AuthFlowChecker
 import Foundation
 
@@ -123,7 +124,7 @@ enum CoverageDot {
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
             case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                out += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
+                out += "\\x" + TextScalars.hex(scalar.value, minimumDigits: 2)
             default: out.unicodeScalars.append(scalar)
             }
         }
@@ -136,9 +137,4 @@ enum CoverageDot {
     }
 }
 
-extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
 
-}

@@ -90,7 +90,7 @@ package enum SARIFRenderer {
             if byte < 0x80, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-._~/".unicodeScalars.contains(scalar) {
                 return String(scalar)
             }
-            return "%" + String(byte, radix: 16, uppercase: true).leftPadded(2, with: "0")
+            return "%" + TextScalars.hex(byte, minimumDigits: 2)
         }.joined()
         return path.hasPrefix("/") ? "file://" + encoded : encoded
     }

@@ -1,3 +1,5 @@
+import AuthFlow
+
 /// Escaping for the HTML report, which is also well-formed XML (XHTML-compatible) so tests can parse it.
 enum HTMLText {
     /// `text` safe in element content and in double-quoted attribute values.
@@ -11,7 +13,7 @@ enum HTMLText {
             if let entity = entities[scalar] {
                 out += entity
             } else if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                out += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
+                out += "\\x" + TextScalars.hex(scalar.value, minimumDigits: 2)
             } else {
                 out.unicodeScalars.append(scalar)
             }
