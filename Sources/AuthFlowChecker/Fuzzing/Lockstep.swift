@@ -163,8 +163,11 @@ struct Lockstep {
     /// Checks the spec properties at the current frame; returns the first violation of an unseen site.
     mutating func check(after event: String?) -> FuzzOutcome? {
         let state = Int(top.state)
-        let unmet = rules.unmetRequirement(state: state, keys: top.keys)
-        for site in (unmet.map { [$0] } ?? []) + rules.stateSites(state) {
+        if let unmet = rules.unmetRequirement(state: state, keys: top.keys),
+           let found = violation(unmet.property, state: top.state, event: nil, unmet.message) {
+            return found
+        }
+        for site in rules.stateSites(state) {
             if let found = violation(site.property, state: top.state, event: site.event, site.message) { return found }
         }
         return nil

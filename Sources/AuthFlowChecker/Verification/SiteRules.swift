@@ -11,6 +11,9 @@ struct SiteRules {
     let canExit: [Bool]
     /// Whether each row of ``FlowModel/rows`` is a reset row.
     let isReset: [Bool]
+    /// Each state's data-independent sites, with their messages, built once: the random-path
+    /// tester asks after every step.
+    private(set) var sitesOfState: [[Violation]] = []
 
     /// Precomputes the backward reachability of the terminal states.
     /// - Complexity: O(states + moves).
@@ -36,13 +39,15 @@ struct SiteRules {
             for emission in emissions { for row in emission.rows where row.reset { reset[row.row] = true } }
         }
         self.isReset = reset
+        self.sitesOfState = (0..<model.stateCount).map(computeStateSites)
     }
 
     /// The `unmet-requirement` violation of the frame `(state, keys)`, if it breaks its state's input contract.
     func unmetRequirement(state: Int, keys: UInt64) -> Violation? {
         let missing = model.requires[state].bits & ~keys
+        // Checked without building anything first: this runs on every frame a search or a walk enters.
+        guard missing != 0 || model.anyOf[state].contains(where: { $0.bits & keys == 0 }) else { return nil }
         let unmetAnyOf = model.anyOf[state].filter { $0.bits & keys == 0 }
-        guard missing != 0 || !unmetAnyOf.isEmpty else { return nil }
         let name = model.states[state]
         let wanted = model.names(of: KeySet(bits: missing))
             + unmetAnyOf.map { "one of {\(model.names(of: $0).joined(separator: ", "))}" }
@@ -73,7 +78,9 @@ struct SiteRules {
     }
 
     /// The sites `state` violates whatever its data: illegal transitions, then terminal-exit, deadlock or no-exit.
-    func stateSites(_ state: Int) -> [Violation] {
+    func stateSites(_ state: Int) -> [Violation] { sitesOfState[state] }
+
+    private func computeStateSites(_ state: Int) -> [Violation] {
         let name = model.states[state]
         let moves = model.moves[state]
         var sites: [Violation] = []
