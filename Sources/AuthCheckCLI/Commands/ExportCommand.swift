@@ -30,10 +30,7 @@ enum ExportCommand: Subcommand {
             && ./pan'. SPIN's 'states, stored' equals the 'stacks' count of 'authcheck check
             --depth N' plus one for SPIN's initialisation step.
             """),
-        (title: "EXIT STATUS", body: """
-            0  the model was written
-            2  an invalid spec, or wrong usage
-            """),
+        (title: "EXIT STATUS", body: HelpFormatter.exitStatus(writing: "the model was")),
     ]
 
     struct Settings: CommandSettings {

@@ -29,10 +29,7 @@ enum PathsCommand: Subcommand {
             the path and checks the state and the data keys after every step:
               authcheck paths --format swift Specs/sign-in.json > Tests/AppTests/SignInPaths.swift
             """),
-        (title: "EXIT STATUS", body: """
-            0  the paths were written
-            2  an invalid spec, or wrong usage
-            """),
+        (title: "EXIT STATUS", body: HelpFormatter.exitStatus(writing: "the paths were")),
     ]
 
     struct Settings: CommandSettings {

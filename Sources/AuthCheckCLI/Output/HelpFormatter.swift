@@ -73,6 +73,14 @@ enum HelpFormatter {
     }
 
     /// The exit-status section of the spec-checking commands; `several` adds the precedence for several specs.
+    /// The exit status of a command that writes something from a spec rather than checking it (`export`, `paths`).
+    static func exitStatus(writing what: String) -> String {
+        """
+        0  \(what) written
+        2  an invalid spec, or wrong usage
+        """
+    }
+
     static func exitStatus(several: Bool) -> String {
         var text = """
             0  every property holds
