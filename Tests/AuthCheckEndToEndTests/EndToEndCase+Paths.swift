@@ -19,6 +19,8 @@ extension EndToEndCase {
         .init("paths-transitions", ["paths", Fixture.sessionRestore]),
         .init("paths-states-json", ["paths", "--cover", "states", "--format", "json", Fixture.sessionRestore]),
         .init("paths-invalid-spec", ["paths", Fixture.spec("bad-reference")]),
+        // An invalid spec's problem prints once, in the text report, whatever --format asks for.
+        .init("paths-invalid-spec-swift", ["paths", "--format", "swift", Fixture.spec("bad-reference")]),
         .init("usage-paths-bad-cover", ["paths", "--cover", "screens", Fixture.sessionRestore]),
     ]
 }

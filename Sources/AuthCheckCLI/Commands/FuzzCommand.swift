@@ -79,8 +79,7 @@ enum FuzzCommand: Subcommand {
         let model: FlowModel
         switch SpecRunner.load(settings.spec, options: CheckOptions()) {
         case let .invalid(report):
-            SpecRunner.diagnose(report, stdout: settings.format == "json" ? .document : .textReport, console: context.console)
-            context.console.out(settings.format == "json" ? ReportRenderer.json(report).rendered(pretty: true) : ReportRenderer.text(report, style: context.style))
+            SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
             return 2
         case let .model(loaded):
             model = loaded

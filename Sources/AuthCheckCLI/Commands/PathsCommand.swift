@@ -47,8 +47,8 @@ enum PathsCommand: Subcommand {
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
         switch SpecRunner.load(settings.spec, options: CheckOptions()) {
         case let .invalid(report):
-            SpecRunner.diagnose(report, stdout: settings.format == "text" ? .textReport : .document, console: context.console)
-            context.console.out(settings.format == "json" ? ReportRenderer.json(report).rendered(pretty: true) : ReportRenderer.text(report, style: context.style))
+            // The report goes where the paths would (swift gets the text report, as a person reads it).
+            SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
             return 2
         case let .model(model):
             let cover = CoveringPaths(model: model, target: settings.cover)

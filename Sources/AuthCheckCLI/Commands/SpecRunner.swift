@@ -78,6 +78,12 @@ enum SpecRunner {
         case nothing
     }
 
+    /// Prints an invalid spec's report on stdout (JSON when `json`, else text) and its diagnostics by the one rule: for commands whose output is not a report.
+    static func reportInvalid(_ report: CheckReport, json: Bool, context: CommandContext) {
+        diagnose(report, stdout: json ? .document : .textReport, console: context.console)
+        context.console.out(json ? ReportRenderer.json(report).rendered(pretty: true) : ReportRenderer.text(report, style: context.style))
+    }
+
     /// Prints an invalid spec's diagnostics on stderr, by what stdout holds: every command's one rule.
     static func diagnose(_ report: CheckReport, stdout: InvalidOutput, console: Console) {
         switch stdout {
