@@ -13,9 +13,13 @@ public struct CheckOptions: Hashable, Sendable {
     public var passcodeCases: Int
     /// How many worker threads share the runtime walk (1: single-threaded).
     public var workers: Int
+    /// The `authflow/2` variants to check: config key → the values allowed (empty: every variant).
+    /// Applied when the spec is loaded (``FlowModel/selectingVariants(_:)``).
+    public var variants: [String: Set<String>]
 
     public init(limits: CheckLimits = CheckLimits(), properties: Set<Property>? = nil, strict: Bool = false,
-                passcodeCases: Int = 2_000, workers: Int = 1) {
+                passcodeCases: Int = 2_000, workers: Int = 1, variants: [String: Set<String>] = [:]) {
+        self.variants = variants
         self.limits = limits
         self.properties = properties
         self.strict = strict
@@ -158,9 +162,6 @@ public enum FlowChecker {
         return (result.report, coverage)
     }
 
-    /// The warning of a run that could not drive the runtime: the flow's moves depend on its data.
-    static let notWalked = SpecIssue(path: "$", message: "the runtime walk does not drive authflow/2 flows with guards, values, clears, counters or resets yet: divergence and undo-mismatch were not checked")
-
     /// The check, and the coverage count when the runtime walk did not run.
     static func run(_ model: FlowModel, source: String, options: CheckOptions, driver: (any FlowDriver)?,
                     normalise: ((String) -> String)?, start: Date, clock: CheckClock) -> (report: CheckReport, coverage: FlowCoverage?) {
@@ -168,10 +169,7 @@ public enum FlowChecker {
         // One search of the configuration graph serves the spec properties and, without the runtime walk, the stack count.
         // Limits run on the wall clock from when the check began, whatever clock the report's seconds come from.
         let wallStart = Date().addingTimeInterval(-clock.seconds(since: start))
-        let runtimeAsked = options.includes(.undoMismatch) || options.includes(.divergence)
-        // The runtime walk drives flows whose moves the state alone decides; an `authflow/2` flow
-        // with guards, values, clears, counters or resets is checked completely but not yet walked.
-        let runtimeWalk = runtimeAsked && model.isStatic
+        let runtimeWalk = options.includes(.undoMismatch) || options.includes(.divergence)
         let graph = ConfigurationGraph(model: model, limits: limits, start: wallStart, edges: !runtimeWalk)
         let verification = ModelChecker.verify(graph)
         var violations = verification.violations.filter { options.includes($0.property) }
@@ -189,7 +187,7 @@ public enum FlowChecker {
             let exploration: RuntimeExploration
             if let driver {
                 exploration = RuntimeExplorer(model: model).explore(driver, depth: limits.depth, timeout: remaining)
-            } else if options.workers > 1 {
+            } else if options.workers > 1 && model.isStatic {
                 exploration = ParallelExplorer(model: model, workers: options.workers).explore(depth: limits.depth, timeout: remaining)
             } else {
                 exploration = RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: limits.depth, timeout: remaining)
@@ -227,8 +225,7 @@ public enum FlowChecker {
         }
         let report = CheckReport(spec: source, name: model.name, verdict: verdict, violations: violations,
                                  lint: verification.lint, stats: stats, stoppedBy: stoppedBy, error: nil,
-                                 warnings: model.warnings + UnemittedRows.warnings(model) + (runtimeAsked && !runtimeWalk ? [Self.notWalked] : []),
-                                 strict: options.strict,
+                                 warnings: model.warnings + UnemittedRows.warnings(model), strict: options.strict,
                                  secrets: Set(model.names(of: model.secrets)))
         return (report, coverage)
     }
