@@ -101,6 +101,16 @@ import Testing
         #expect(found?.message == "a guard needs one operator (has, missing, equals, in, atLeast, below, all, any, not)")
     }
 
+    @Test func aCounterCannotBeOptional() {
+        // A counter is always defined (0 until incremented): listing it as read-when-present means nothing.
+        let spec = Self.minimal.replacingOccurrences(of: "authflow/1", with: "authflow/2")
+            .replacingOccurrences(of: "\"initial\"", with: "\"data\": { \"tries\": { \"max\": 3 } }, \"initial\"")
+            .replacingOccurrences(of: "\"b\": {}", with: "\"b\": { \"optional\": [\"tries\"] }")
+        let found = issue(spec)
+        #expect(found?.path == "$.steps.b.optional[0]")
+        #expect(found?.message == "'tries' is a counter, always defined: a step cannot list it as optional")
+    }
+
     @Test func extensionKeysAreIgnored() throws {
         let json = Self.minimal.replacingOccurrences(of: "\"initial\"", with: "\"x-owner\": {\"team\": 1}, \"initial\"")
         #expect(try SpecLoader.load(json: json).states == ["a", "b"])

@@ -285,7 +285,11 @@ extension _FlowModelBuilder {
                 anyOf[state.index].append(set)
             }
             for (i, name) in step.optional.enumerated() {
-                if let key = key(name, at: stepPath().member("optional").index(i).text) { optional[state.index].insert(key) }
+                guard let key = key(name, at: stepPath().member("optional").index(i).text) else { continue }
+                if isCounter(key) {
+                    fail(stepPath().member("optional").index(i).text, "'\(Self.shown(name))' is a counter, always defined: a step cannot list it as optional")
+                }
+                optional[state.index].insert(key)
             }
             for emission in step.emits where emission.event != "back" {
                 guard let event = eventIndex[emission.event],
