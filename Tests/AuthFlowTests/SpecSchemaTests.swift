@@ -126,6 +126,40 @@ import Testing
         #expect(pattern == Self.invisibleCharacterClass, "paste the class the loader uses into docs/schema: \(Self.invisibleCharacterClass)")
     }
 
+    /// Each whole spec a Markdown document shows (a `json` block that is an object with a `format`), with its line.
+    static func examples(in document: String) throws -> [(line: Int, json: String)] {
+        let text = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+        var examples: [(line: Int, json: String)] = []
+        var block: [Substring]?
+        var start = 0
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if block == nil, line == "```json" {
+                block = []
+                start = number + 2
+            } else if let lines = block, line == "```" {
+                let json = lines.joined(separator: "\n")
+                if let node = try? JSONParser.parse(json), node["format"] != nil { examples.append((start, json)) }
+                block = nil
+            } else {
+                block?.append(line)
+            }
+        }
+        return examples
+    }
+
+    @Test(arguments: ["README.md", "docs/spec-format.md", "docs/spec-format-2.md"])
+    func everyWholeSpecShownInTheDocsLoads(_ document: String) throws {
+        let examples = try Self.examples(in: document)
+        if document != "docs/spec-format.md" { #expect(!examples.isEmpty, "\(document) shows a whole spec") }
+        for example in examples {
+            do {
+                _ = try SpecLoader.load(json: example.json, file: "\(document):\(example.line)")
+            } catch {
+                Issue.record("the spec shown at \(document):\(example.line) does not load: \(error)")
+            }
+        }
+    }
+
     /// The regular-expression class of every scalar ``Unicode/Scalar/isControlOrInvisibleFormat``
     /// holds for: `\uXXXX` in the Basic Multilingual Plane, the character itself beyond it.
     static let invisibleCharacterClass: String = {
