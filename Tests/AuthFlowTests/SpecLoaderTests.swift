@@ -111,6 +111,15 @@ import Testing
         #expect(found?.message == "'tries' is a counter, always defined: a step cannot list it as optional")
     }
 
+    @Test func anAnywhereEntryCannotClearAConfigKey() {
+        // A config key is fixed for the run: clearing it would move the flow to no variant at all.
+        let spec = Self.minimal.replacingOccurrences(of: "authflow/1", with: "authflow/2")
+            .replacingOccurrences(of: "\"initial\"", with: "\"config\": { \"mfa\": [\"on\"] }, \"anywhere\": [{ \"on\": \"expire\", \"to\": \"b\", \"clears\": [\"mfa\"] }], \"initial\"")
+        let found = issue(spec)
+        #expect(found?.path == "$.anywhere[0].clears[0]")
+        #expect(found?.message == "'mfa' is a config key, fixed when the flow starts; no row may clear it")
+    }
+
     @Test func extensionKeysAreIgnored() throws {
         let json = Self.minimal.replacingOccurrences(of: "\"initial\"", with: "\"x-owner\": {\"team\": 1}, \"initial\"")
         #expect(try SpecLoader.load(json: json).states == ["a", "b"])

@@ -327,6 +327,10 @@ extension _FlowModelBuilder {
             var clearValues: UInt64 = 0
             for (j, name) in entry.clears.enumerated() {
                 guard let key = knownKey(name, at: path.member("clears").index(j)) else { continue }
+                if configKeys.contains(key) {
+                    fail(path.member("clears").index(j).text, "'\(Self.shown(name))' is a config key, fixed when the flow starts; no row may clear it")
+                    continue
+                }
                 clearKeys |= 1 << UInt64(key.index)
                 clearValues |= layoutMask(key)
             }
