@@ -29,3 +29,24 @@ enum Files {
         try SpecLoader.load(file: path)
     }
 }
+
+extension Files {
+    /// Every `authflow/2` fixture, in `Fixtures/version2/` and the folders under it, sorted.
+    static var version2: [String] {
+        let folder = Bundle.module.url(forResource: "Fixtures/version2", withExtension: nil)!
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        return files.filter { $0.pathExtension == "json" }.map(\.path).sorted()
+    }
+
+    /// The `authflow/2` fixture `name` (without `.json`).
+    static func version2(_ name: String) -> String {
+        Bundle.module.url(forResource: "Fixtures/version2/\(name)", withExtension: "json")!.path
+    }
+
+    /// The model of a spec in either format (`authflow/2` read with the loader's switch on).
+    static func anyModel(_ path: String) throws -> FlowModel {
+        try SpecLoader.$readsVersion2.withValue(true) {
+            Result { () throws(InvalidSpecError) -> FlowModel in try SpecLoader.load(file: path) }
+        }.get()
+    }
+}
