@@ -73,14 +73,8 @@ import Testing
       "anywhere": [ { "on": "giveUp", "to": "quit", "except": ["start"] } ] }
     """
 
-    static func loadVersion2(_ json: String) throws -> FlowModel {
-        try SpecLoader.$readsVersion2.withValue(true) {
-            Result { () throws(InvalidSpecError) -> FlowModel in try SpecLoader.load(json: json) }
-        }.get()
-    }
-
     @Test func aVersion2FlowIsWrittenFromItsCompiledEmissions() throws {
-        let model = try Self.loadVersion2(Self.version2Example)
+        let model = try SpecLoader.load(json: Self.version2Example)
         let lines = PromelaExporter.export(model, space: .configurations).split(separator: "\n").map(String.init)
         // Keys: answer 0 and tries 1 (data, in order), then region 2 (config). Each value or count is a byte.
         #expect(lines.contains("byte v0;   /* answer: the index of its value (0 yes, 1 no), 0 when absent */"))
@@ -115,7 +109,7 @@ import Testing
     }
 
     @Test func onTheStackAResetPopsEveryFrameAndAPushCopiesEveryField() throws {
-        let model = try Self.loadVersion2(Self.version2Example)
+        let model = try SpecLoader.load(json: Self.version2Example)
         let lines = PromelaExporter.export(model, space: .stacks(depth: 3)).split(separator: "\n").map(String.init)
         #expect(lines.contains("    :: d_step { st[sp] == 2 && sp < DEPTH -> restart() }"))
         let restart = try #require(lines.firstIndex { $0.hasPrefix("inline restart()") })
@@ -132,7 +126,7 @@ import Testing
     }
 
     @Test func rowsAreTriedInDeclarationOrderAndTheFirstThatHoldsFires() throws {
-        let model = try Self.loadVersion2("""
+        let model = try SpecLoader.load(json: """
         { "format": "authflow/2", "initial": "start", "success": ["a", "b", "c"], "abort": [],
           "data": { "n": { "max": 3 } },
           "steps": { "start": { "emits": { "count": { "increment": ["n"] }, "go": [] } }, "a": {}, "b": {}, "c": {} },
@@ -230,13 +224,16 @@ import Testing
 
     @Test(.enabled(if: Spin.isInstalled, Comment(rawValue: Spin.absent)), arguments: version2Cases)
     func spinStoresOneStatePerStackOfAVersion2Flow(_ path: String, _ depth: Int) throws {
-        let model = try path.isEmpty ? Self.loadVersion2(Self.version2Example) : Files.anyModel(path)
+        let model = try path.isEmpty ? SpecLoader.load(json: Self.version2Example) : Files.model(path)
+        // The lockstep walk drives the runtime through the same stacks.
+        #expect(RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: depth).stacks
+                == RuntimeExplorer(model: model).countStacks(depth: depth))
         try Self.expectSpinAgreesOnTheStacks(model, depth: depth, path)
     }
 
     @Test(.enabled(if: Spin.isInstalled, Comment(rawValue: Spin.absent)))
     func spinStoresOneStatePerConfigurationOfTheExample() throws {
-        let model = try Self.loadVersion2(Self.version2Example)
+        let model = try SpecLoader.load(json: Self.version2Example)
         let graph = ConfigurationGraph(model: model, edges: false)
         let run = try Spin.run(PromelaExporter.export(model, space: .configurations), searchDepth: graph.count + 10, expectedStates: graph.count)
         #expect(run.stored == graph.count + 1)

@@ -10,7 +10,7 @@ import Testing
 
     @Test(.enabled(if: Spin.isInstalled, Comment(rawValue: Spin.absent)), arguments: specs)
     func panReportsAPropertyExactlyWhenAuthcheckDoes(_ path: String) throws {
-        let model = try Files.anyModel(path)
+        let model = try Files.model(path)
         let graph = ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000), edges: false)
         try #require(graph.stoppedBy == nil)
         let verification = ModelChecker.verify(graph)
@@ -37,7 +37,7 @@ import Testing
 
     @Test(arguments: version2Sites)
     func theExportFixturesBreakWhatTheySay(_ name: String, _ sites: [String]) throws {
-        let model = try Files.anyModel(Files.version2(name))
+        let model = try Files.model(Files.version2(name))
         let verification = ModelChecker.verify(model)
         let found = verification.violations.map { "\($0.property.id)@\($0.state)\($0.event.map { ".\($0)" } ?? "") in \($0.path.count - 1)" }
         #expect(found == sites)

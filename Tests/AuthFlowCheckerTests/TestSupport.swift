@@ -42,11 +42,4 @@ extension Files {
     static func version2(_ name: String) -> String {
         Bundle.module.url(forResource: "Fixtures/version2/\(name)", withExtension: "json")!.path
     }
-
-    /// The model of a spec in either format (`authflow/2` read with the loader's switch on).
-    static func anyModel(_ path: String) throws -> FlowModel {
-        try SpecLoader.$readsVersion2.withValue(true) {
-            Result { () throws(InvalidSpecError) -> FlowModel in try SpecLoader.load(file: path) }
-        }.get()
-    }
 }
