@@ -30,15 +30,17 @@ enum PromelaExpression: Hashable {
         return kept.isEmpty ? .true : kept.count == 1 ? kept[0] : .all(kept)
     }
 
-    /// Some operand holds; constants folded, nested disjunctions flattened, repeats dropped.
+    /// Some operand holds; constants folded, nested disjunctions flattened, repeats dropped (branches often test alike).
+    /// - Complexity: O(n) for n operands.
     static func any(of operands: [PromelaExpression]) -> PromelaExpression {
         var kept: [PromelaExpression] = []
+        var seen = Set<PromelaExpression>()
         for operand in operands {
             switch operand {
             case .constant(false): continue
             case .constant(true): return .true
-            case let .any(inner): for item in inner where !kept.contains(item) { kept.append(item) }
-            default: if !kept.contains(operand) { kept.append(operand) }
+            case let .any(inner): for item in inner where seen.insert(item).inserted { kept.append(item) }
+            default: if seen.insert(operand).inserted { kept.append(operand) }
             }
         }
         return kept.isEmpty ? .false : kept.count == 1 ? kept[0] : .any(kept)

@@ -14,6 +14,8 @@ struct PromelaWriter {
     let valueKeys: [Int]
     /// The property markers the assertions name, in the order they were first used.
     private(set) var markers: [String] = []
+    /// The checks of each state on each frame, written once: every push into a state repeats them.
+    private var checksWritten: [String: [String]] = [:]
 
     init(model: FlowModel, space: PromelaExporter.Space) {
         self.model = model
@@ -352,6 +354,14 @@ struct PromelaWriter {
 
     /// The assertions on a frame just entered in `state`: its requirements, its illegal events, a terminal state's way out.
     private mutating func checks(entering state: Int, frame: Frame) -> [String] {
+        let key = "\(state) \(frame.slot ?? "")"
+        if let written = checksWritten[key] { return written }
+        let out = writeChecks(entering: state, frame: frame)
+        checksWritten[key] = out
+        return out
+    }
+
+    private mutating func writeChecks(entering state: Int, frame: Frame) -> [String] {
         var out: [String] = []
         for word in 0..<layout.words {
             let required = layout.word(word, of: model.requires[state])
