@@ -240,6 +240,18 @@ import Testing
         #expect(run.violated == [.illegalTransition])
     }
 
+    @Test(.enabled(if: Spin.isInstalled, Comment(rawValue: Spin.absent)))
+    func aFlowWithNoMoveAtAllStillCompiles() throws {
+        let model = try SpecLoader.load(json: """
+        { "format": "authflow/1", "initial": "start", "success": ["done"], "abort": [],
+          "steps": { "start": { "back": false }, "done": {} }, "transitions": [] }
+        """)
+        let stacks = try Spin.run(PromelaExporter.export(model, depth: 3), searchDepth: 13, expectedStates: 1)
+        #expect(stacks.stored == 2 && stacks.violated.isEmpty)
+        let configurations = try Spin.run(PromelaExporter.export(model, space: .configurations), searchDepth: 10, expectedStates: 1)
+        #expect(configurations.stored == 2 && configurations.violated == [.deadlock])
+    }
+
     /// SPIN stores one state per stack plus one; its assertions fail for exactly the properties whose shortest counterexample fits in `depth`.
     static func expectSpinAgreesOnTheStacks(_ model: FlowModel, depth: Int, _ path: String) throws {
         let stacks = RuntimeExplorer(model: model).countStacks(depth: depth)

@@ -75,8 +75,9 @@ struct PromelaWriter {
         out.append(contentsOf: roots)
         if depth != nil { out.append("end:") }
         out.append("    do")
-        out.append(contentsOf: moves)
-        out.append(contentsOf: depth == nil ? terminalWait() : backLines())
+        let options = moves + (depth == nil ? terminalWait() : backLines())
+        // Promela wants an option in every loop: a flow with no move at all stops at its root.
+        out.append(contentsOf: options.isEmpty ? ["    :: false   /* no move and no back from any state */"] : options)
         out.append("    od")
         out.append("}")
         return out.joined(separator: "\n") + "\n"
