@@ -21,6 +21,19 @@ import Testing
         #expect(run.stored == graph.count + 1, "\(path): \(graph.count) configurations")
     }
 
+    /// `--variant` restricts the model before it is written: only the chosen roots are in the export.
+    @Test(.enabled(if: Spin.isInstalled, Comment(rawValue: Spin.absent)),
+          arguments: [("required", Set<Property>()), ("optional", Set<Property>([.unmetRequirement]))])
+    func aChosenVariantIsTheOnlyOneSpinExplores(_ mfa: String, _ violated: Set<Property>) throws {
+        let model = try Files.model(Files.version2("promela-variant-unmet")).selectingVariants(["mfa": [mfa]])
+        let graph = ConfigurationGraph(model: model, edges: false)
+        let run = try Spin.run(PromelaExporter.export(model, space: .configurations), searchDepth: graph.count + 10,
+                               expectedStates: graph.count)
+        #expect(Set(ModelChecker.verify(graph).violations.map(\.property)) == violated)
+        #expect(run.violated == violated)
+        #expect(run.stored == graph.count + 1)
+    }
+
     /// The `/2` fixtures written for the export, each breaking one property in a way only the data shows.
     static let version2Sites: [(name: String, sites: [String])] = [
         // The answer resetPassword has no row: illegal in that branch alone, right after the email.
