@@ -52,6 +52,7 @@ enum ExportCommand: Subcommand {
             SpecRunner.diagnose(report, stdout: .nothing, console: context.console)
             return 2
         case let .model(model):
+            if SpecRunner.refusesDataDependent(model, command: "export", spec: settings.spec, console: context.console) { return 2 }
             context.console.out(PromelaExporter.export(model, depth: settings.depth))
             return 0
         }

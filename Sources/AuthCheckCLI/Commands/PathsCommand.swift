@@ -51,6 +51,7 @@ enum PathsCommand: Subcommand {
             SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
             return 2
         case let .model(model):
+            if SpecRunner.refusesDataDependent(model, command: "paths", spec: settings.spec, console: context.console) { return 2 }
             let cover = CoveringPaths(model: model, target: settings.cover)
             switch settings.format {
             case "json": context.console.out(json(cover, spec: settings.spec))

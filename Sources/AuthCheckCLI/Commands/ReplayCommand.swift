@@ -48,6 +48,7 @@ enum ReplayCommand: Subcommand {
             context.console.err(SpecRunner.invalidLine(report))
             return 2
         case let .model(loaded):
+            if SpecRunner.refusesDataDependent(loaded, command: "replay", spec: settings.spec, console: context.console) { return 2 }
             model = loaded
         }
         var codes: [Int32] = []

@@ -145,39 +145,83 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
 
 extension FlowModel {
     /// A runtime session over the model's dense ids: what the checker drives.
-    public func makeSession(tracker: FlowTracker? = nil) -> FlowSession<StateID, EventID, KeyID, FlowValue> {
-        var contracts: [StateID: StepContract<EventID, KeyID>] = [:]
+    /// - Parameter variant: for an `authflow/2` flow with `config`, the index of the variant to run
+    ///   (``variantNames`` lists them in this order); ignored by flows without config.
+    public func makeSession(tracker: FlowTracker? = nil, variant: Int = 0) -> FlowSession<StateID, EventID, KeyID, FlowValue> {
+        makeSession(states: (0..<stateCount).map { StateID($0) }, events: (0..<events.count).map { EventID($0) },
+                    keys: (0..<keys.count).map { KeyID($0) }, values: FlowValue.self, tracker: tracker, variant: variant)
+    }
+
+    /// A runtime session by name, for apps that load their flow from a server as data.
+    /// - Parameter variant: as for ``makeSession(tracker:variant:)``.
+    public func makeNamedSession(tracker: FlowTracker? = nil, variant: Int = 0) -> FlowSession<String, String, String, FlowValue> {
+        makeSession(states: states, events: events, keys: keys, values: FlowValue.self, tracker: tracker, variant: variant)
+    }
+
+    /// The variants of an `authflow/2` flow with `config`, in the order the checker runs them, as
+    /// `recovery=code, mfa=required`; one empty name for a flow without config.
+    public var variantNames: [String] {
+        variants.map { $0.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") }
+    }
+
+    /// A session over the app's names for the model's states, events and keys (indexed by id).
+    ///
+    /// A flow whose moves the state alone decides runs on the machine's table; any other
+    /// (`authflow/2` guards, values, clears, counters, resets, config) on ``SessionRules``.
+    /// - Precondition: `variant` is an index of ``variantNames``; `Value` is ``FlowValue`` or `String` for a data-dependent flow.
+    func makeSession<State: Hashable, Event: Hashable, Key: Hashable, Value: Equatable>(
+        states: [State], events: [Event], keys: [Key], values: Value.Type, tracker: FlowTracker?, variant: Int
+    ) -> FlowSession<State, Event, Key, Value> {
+        var contracts: [State: StepContract<Event, Key>] = [:]
         for state in 0..<stateCount {
-            contracts[StateID(state)] = StepContract(
-                requires: Array(requires[state]),
-                emits: moves[state].map { StepContract.Emission($0.event, adds: $0.addedKeys) },
-                canGoBack: canGoBack[state])
+            let emits: [StepContract<Event, Key>.Emission] = emissions[state].map { emission in
+                let adds = (0..<self.keys.count).filter { emission.addKeys & (1 << UInt64($0)) != 0 } + emission.addValued
+                return StepContract.Emission(events[emission.event.index], adds: adds.map { keys[$0] })
+            }
+            contracts[states[state]] = StepContract(requires: self.requires[state].map { keys[$0.index] }, emits: emits,
+                                                    canGoBack: canGoBack[state])
         }
-        let machine = try! StateMachine(   // rows are deduplicated and deterministic by construction
-            initial: initial, transitions: rows.map { Transition(from: $0.from, on: $0.event, to: $0.to) })
-        let session = FlowSession<StateID, EventID, KeyID, FlowValue>(
-            machine: machine, contracts: contracts,
-            terminals: Set((0..<stateCount).filter { isTerminal[$0] }.map { StateID($0) }), tracker: tracker)
-        let names = (states, events, keys)
+        let terminals = Set((0..<stateCount).filter { isTerminal[$0] }.map { states[$0] })
+        let session: FlowSession<State, Event, Key, Value>
+        if isStatic {
+            let machine = try! StateMachine(   // rows are deduplicated and deterministic by construction
+                initial: states[initial.index], transitions: rows.map { Transition(from: states[$0.from.index], on: events[$0.event.index], to: states[$0.to.index]) })
+            session = FlowSession(machine: machine, contracts: contracts, terminals: terminals, tracker: tracker)
+        } else {
+            precondition(roots.indices.contains(variant), "variant \(variant) of a flow with \(roots.count)")
+            guard let converted = Self.conversions(Value.self) else {
+                preconditionFailure("an authflow/2 session holds its values as FlowValue or String, not \(Value.self)")
+            }
+            // The rows decide the target from the data, so the machine keeps the history and no table.
+            let machine = try! StateMachine<State, Event>(initial: states[initial.index])
+            let rules = SessionRules<State, Event, Key, Value>(model: self, variant: variant, states: states, events: events, keys: keys,
+                                                               values: converted)
+            session = FlowSession(machine: machine, contracts: contracts, terminals: terminals, tracker: tracker, rules: rules)
+        }
+        let names = (self.states, self.events, self.keys)
         session.describe = { value in
             switch value {
             case let state as StateID: return names.0[state.index]
             case let event as EventID: return names.1[event.index]
             case let key as KeyID: return names.2[key.index]
+            case let name as any FlowName: return name.flowName
             default: return String(describing: value)
             }
         }
         return session
     }
 
-    /// A runtime session by name, for apps that load their flow from a server as data.
-    public func makeNamedSession(tracker: FlowTracker? = nil) -> FlowSession<String, String, String, FlowValue> {
-        var contracts: [String: StepContract<String, String>] = [:]
-        for step in spec.steps {
-            contracts[step.state] = StepContract(requires: step.requires, emits: step.emits.map { .init($0.event, adds: $0.adds) }, canGoBack: step.back)
+    /// How a session of `Value`s reads and makes domain text and counts.
+    static func conversions<Value: Equatable>(_ type: Value.Type) -> SessionValues<Value>? {
+        if Value.self == FlowValue.self {
+            return .init(text: { value in
+                if case let .string(text) = value as! FlowValue { return text }
+                return nil
+            }, makeText: { FlowValue.string($0) as! Value }, makeCount: { FlowValue.int($0) as! Value })
         }
-        let machine = try! StateMachine(
-            initial: spec.initial, transitions: rows.map { Transition(from: states[$0.from.index], on: events[$0.event.index], to: states[$0.to.index]) })
-        return FlowSession(machine: machine, contracts: contracts, terminals: Set(spec.success + spec.abort), tracker: tracker)
+        if Value.self == String.self {
+            return .init(text: { $0 as? String }, makeText: { $0 as! Value }, makeCount: { String($0) as! Value })
+        }
+        return nil
     }
 }

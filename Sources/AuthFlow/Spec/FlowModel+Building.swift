@@ -62,7 +62,7 @@ extension FlowModel {
                     && emission.increment.isEmpty && emission.rows.count <= 1 && !emission.bySystem
                     && emission.rows.allSatisfy { $0.when == nil && $0.clearKeys == 0 && !$0.reset }
             }
-        } && builder.configKeys.isEmpty && builder.anywhereRows.isEmpty
+        } && builder.configKeys.isEmpty && spec.anywhere.isEmpty
             && builder.anyOf.allSatisfy(\.isEmpty) && builder.optional.allSatisfy(\.isEmpty)
     }
 }
@@ -111,8 +111,6 @@ struct _FlowModelBuilder {
     var rowOfTransition: [Int: Int] = [:]
     /// `anywhere` rows a state's own emission or row overrides, as `state.event` (lint).
     var anywhereOverrides: [String] = []
-    /// The rows `anywhere` gave each state.
-    var anywhereRows: [(state: Int, event: EventID, to: StateID)] = []
     /// The unguarded row of each `(from, event)`, with its position in `transitions`.
     var unguardedRow: [Int64: (to: StateID, position: Int)] = [:]
     var rows: [FlowModel.Row] = []

@@ -372,12 +372,12 @@ extension _FlowModelBuilder {
                     anywhereOverrides.append("\(states[state]).\(entry.on)")
                     continue
                 }
+                // Each state the entry reaches gets a row of its own, after the declared ones.
                 var own = template
                 own.rows = [FlowModel.GuardedRow(when: nil, to: to, clearKeys: clearKeys, clearValues: clearValues, reset: false,
                                                  row: rows.count)]
-                rows.append(FlowModel.Row(from: StateID(state), event: event, to: to))
                 emissions[state].append(own)
-                anywhereRows.append((state: state, event: event, to: to))
+                rows.append(FlowModel.Row(from: StateID(state), event: event, to: to))
             }
         }
     }

@@ -53,7 +53,8 @@ public struct FlowModel: Sendable {
     public let canGoBack: [Bool]
     /// Each state's forward moves, in emits declaration order.
     public let moves: [[Move]]
-    /// The declared transition table, deduplicated, in declaration order.
+    /// The declared transition table, deduplicated, in declaration order; then, in `authflow/2`, the
+    /// row each `anywhere` entry gives each state it reaches (entries in order, states in order).
     public let rows: [Row]
     /// The keys a report must never print values of.
     public let secrets: KeySet
