@@ -399,15 +399,13 @@ import Testing
 
     static let all = declarations + misuse + guards + effects + requirements + rows + inVersion1
 
-    /// Every issue of `json` as loaded with `authflow/2` on, or none.
+    /// Every issue of `json`, or none.
     static func issues(_ json: String) -> [SpecIssue] {
-        SpecLoader.$readsVersion2.withValue(true) {
-            do throws(InvalidSpecError) {
-                _ = try SpecLoader.load(json: json)
-                return []
-            } catch {
-                return error.issues
-            }
+        do throws(InvalidSpecError) {
+            _ = try SpecLoader.load(json: json)
+            return []
+        } catch {
+            return error.issues
         }
     }
 
