@@ -82,7 +82,6 @@ enum FuzzCommand: Subcommand {
             SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
             return 2
         case let .model(loaded):
-            if SpecRunner.refusesDataDependent(loaded, command: "fuzz", spec: settings.spec, console: context.console) { return 2 }
             model = loaded
         }
         var saved: [[FuzzAction]] = []

@@ -158,9 +158,6 @@ public enum FlowChecker {
         return (result.report, coverage)
     }
 
-    /// The warning of a run that could not drive the runtime: the flow's moves depend on its data.
-    static let notWalked = SpecIssue(path: "$", message: "the runtime walk does not drive authflow/2 flows with guards, values, clears, counters or resets yet: divergence and undo-mismatch were not checked")
-
     /// The check, and the coverage count when the runtime walk did not run.
     static func run(_ model: FlowModel, source: String, options: CheckOptions, driver: (any FlowDriver)?,
                     normalise: ((String) -> String)?, start: Date, clock: CheckClock) -> (report: CheckReport, coverage: FlowCoverage?) {
@@ -168,10 +165,7 @@ public enum FlowChecker {
         // One search of the configuration graph serves the spec properties and, without the runtime walk, the stack count.
         // Limits run on the wall clock from when the check began, whatever clock the report's seconds come from.
         let wallStart = Date().addingTimeInterval(-clock.seconds(since: start))
-        let runtimeAsked = options.includes(.undoMismatch) || options.includes(.divergence)
-        // The runtime walk drives flows whose moves the state alone decides; an `authflow/2` flow
-        // with guards, values, clears, counters or resets is checked completely but not yet walked.
-        let runtimeWalk = runtimeAsked && model.isStatic
+        let runtimeWalk = options.includes(.undoMismatch) || options.includes(.divergence)
         let graph = ConfigurationGraph(model: model, limits: limits, start: wallStart, edges: !runtimeWalk)
         let verification = ModelChecker.verify(graph)
         var violations = verification.violations.filter { options.includes($0.property) }
@@ -189,7 +183,7 @@ public enum FlowChecker {
             let exploration: RuntimeExploration
             if let driver {
                 exploration = RuntimeExplorer(model: model).explore(driver, depth: limits.depth, timeout: remaining)
-            } else if options.workers > 1 {
+            } else if options.workers > 1 && model.isStatic {
                 exploration = ParallelExplorer(model: model, workers: options.workers).explore(depth: limits.depth, timeout: remaining)
             } else {
                 exploration = RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: limits.depth, timeout: remaining)
@@ -227,8 +221,7 @@ public enum FlowChecker {
         }
         let report = CheckReport(spec: source, name: model.name, verdict: verdict, violations: violations,
                                  lint: verification.lint, stats: stats, stoppedBy: stoppedBy, error: nil,
-                                 warnings: model.warnings + UnemittedRows.warnings(model) + (runtimeAsked && !runtimeWalk ? [Self.notWalked] : []),
-                                 strict: options.strict,
+                                 warnings: model.warnings + UnemittedRows.warnings(model), strict: options.strict,
                                  secrets: Set(model.names(of: model.secrets)))
         return (report, coverage)
     }
