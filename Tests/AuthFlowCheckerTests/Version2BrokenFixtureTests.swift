@@ -104,6 +104,18 @@ import Testing
         #expect(report.stats.configurations == expected.configurations)
     }
 
+    @Test(arguments: cases)
+    func theRuntimeWalkAgreesWithTheCompleteChecker(_ expected: Expected) throws {
+        // Every stack of every variant driven through FlowSession: no divergence, no undo-mismatch, the same stacks as counted.
+        var options = CheckOptions(properties: Set(Property.allCases).subtracting([.passcode]))
+        let walked = FlowChecker.check(file: try Self.path(expected.fixture), options: options)
+        options.properties = Set(Property.specProperties)
+        let counted = FlowChecker.check(file: try Self.path(expected.fixture), options: options)
+        #expect(walked.violations.map(Self.shown) == expected.violations)
+        #expect(walked.stats.stacks == counted.stats.stacks)
+        #expect(!walked.stats.stacksCounted && counted.stats.stacksCounted)
+    }
+
     @Test func strictMakesTheLintOfTheSpinnerAndTheShadowedRowFail() throws {
         for fixture in ["spinner", "shadowed-row"] {
             let report = FlowChecker.check(file: try Self.path(fixture), options: CheckOptions(properties: Set(Property.specProperties), strict: true))
