@@ -259,6 +259,12 @@ import Testing
         let expanded = model.rows.dropFirst(7).map { "\(model.states[$0.from.index]).\(model.events[$0.event.index])→\(model.states[$0.to.index])" }
         #expect(expanded == ["a.timeout→expired", "expired.timeout→expired"])
         #expect(ModelChecker.verify(model).lint.overriddenAnywhere == ["b.timeout", "c.timeout"])
+        // The expanded rows are transitions like the declared ones: a.timeout fires; expired.timeout never does (k is gone
+        // there). c's own row wins over the entry, but c never emits timeout: that row is dead.
+        #expect(ModelChecker.verify(model).lint.deadTransitions == ["expired.timeout", "c.timeout"])
+        let coverage = FlowCoverage(graph: ConfigurationGraph(model: model), depth: 4)
+        #expect(coverage.transitions.filter { !$0.fired }.map(\.id) == ["c.timeout", "expired.timeout"])
+        #expect(coverage.transitions.first { $0.id == "a.timeout" }?.stacks == 1)
         // After the state's own emissions; with the entry's guard, effects, sender and clears.
         let a = try Self.frame(model, after: ["go"])
         #expect(Self.moves(model, a) == ["next → b {k, n=0}", "timeout → expired {n=1}"])

@@ -12,7 +12,8 @@ import Foundation
 ///   that transition pushed. When two events of one step push the same frame, the stack is one and
 ///   counts for the earlier event in the step's `emits`. They sum to `stacks − 1` (every stack but
 ///   the root).
-/// - a transition is *fired* when its `from` state is reachable and emits its event; otherwise it
+/// - a transition is *fired* when its `from` state is reachable and emits its event (in a flow
+///   whose moves depend on the data: when some reachable configuration fires it); otherwise it
 ///   is *dead* (the checker's lint). A fired transition can still count 0 stacks at a small depth.
 ///
 /// Stacks are the paths from the root in the configuration graph whose edges are deduplicated per
@@ -108,7 +109,7 @@ public struct FlowCoverage: Sendable {
         let transitions = model.rows.enumerated().map { i, row in
             TransitionCoverage(from: model.states[row.from.index], event: model.events[row.event.index],
                                to: model.states[row.to.index],
-                               fired: graph.fires(row),
+                               fired: graph.fires(row: i),
                                stacks: counts.perRow[i])
         }
         self.states = states
