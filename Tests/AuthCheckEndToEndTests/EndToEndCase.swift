@@ -68,7 +68,8 @@ extension EndToEndCase {
         .init("fuzz-json", ["fuzz", "--format", "json", "--seed", "3", Fixture.spec("secrets")],
               environment: ["AUTHCHECK_TEST_FAULT": "undo-refused:otp"]),
         .init("fuzz-invalid-spec", ["fuzz", Fixture.spec("malformed")]),
-        .init("export-promela", ["export", "--format", "promela", "--depth", "3", Fixture.sessionRestore]),
+        // The authflow/1 session restore: the export does not write authflow/2 flows yet.
+        .init("export-promela", ["export", "--format", "promela", "--depth", "3", Fixture.spec("session-restore-v1")]),
         .init("usage-export-bad-format", ["export", "--format", "tla", Fixture.sessionRestore]),
         // A report's format names the command that writes it.
         .init("usage-export-json", ["export", "--format", "json", Fixture.sessionRestore]),

@@ -77,7 +77,8 @@ import Testing
 
     // MARK: SPIN agrees on the count
 
-    static let cases: [(String, Int)] = Files.specs.flatMap { path in [0, 1, 4, 9].map { (path, $0) } }
+    // The static specs: the export does not write authflow/2 guards and values yet.
+    static let cases: [(String, Int)] = Files.staticSpecs.flatMap { path in [0, 1, 4, 9].map { (path, $0) } }
         + ["mfa-bypass", "unmet-requirement", "illegal-transition"].map { (Files.broken($0), 6) }
 
     @Test(.enabled(if: Spin.isInstalled, "spin is not installed (apt-get install spin): the SPIN cross-check is skipped"),
