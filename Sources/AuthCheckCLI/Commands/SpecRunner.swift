@@ -27,11 +27,22 @@ enum SpecRunner {
                 guard bytes.count <= SpecLoader.defaultMaxBytes else {
                     throw InvalidSpecError(file: name, issues: [SpecIssue(path: "$", message: "the input is \(bytes.count) bytes; the limit is \(SpecLoader.defaultMaxBytes) bytes")])
                 }
-                return .model(try SpecLoader.load(bytes: bytes, file: name))
+                return try selected(SpecLoader.load(bytes: bytes, file: name), options: options, name: name)
             }
-            return .model(try SpecLoader.load(file: path))
+            return try selected(SpecLoader.load(file: path), options: options, name: name)
         } catch {
             return .invalid(.invalid(spec: name, error: error, options: options))
+        }
+    }
+
+    /// `model` restricted to the variants `--variant` chose; a choice that does not fit it is a problem of the spec's `config`.
+    static func selected(_ model: FlowModel, options: CheckOptions, name: String) throws(InvalidSpecError) -> Loaded {
+        do {
+            return .model(try model.selectingVariants(options.variants))
+        } catch {
+            let variants = options.variants.sorted { $0.key < $1.key }.flatMap { key, values in values.sorted().map { "\(key)=\($0)" } }
+            throw InvalidSpecError(file: name, issues: [SpecIssue(path: "$.config", location: model.location(ofMember: "config"),
+                                                                  message: "--variant \(variants.joined(separator: " --variant ")): \(error)")])
         }
     }
 

@@ -14,6 +14,8 @@ public enum FlowError<State: Hashable, Event: Hashable, Key: Hashable>: Error, H
     case missingInput(state: State, missing: [Key])
     /// Back is not possible from `state`.
     case cannotGoBack(state: State, reason: BackRefusal)
+    /// A flow declared in Swift is not a valid flow, so no session can run it: each problem as the checker reports it.
+    case invalidDefinition(problems: [String])
 }
 
 /// Why the user cannot go back from a screen.
@@ -47,6 +49,8 @@ extension FlowError: CustomStringConvertible {
             return "\(name(state)) requires \(FlowNameText.keys(missing)), which the data lacks"
         case let .cannotGoBack(state, reason):
             return "cannot go back from \(name(state)): \(reason.rawValue)"
+        case let .invalidDefinition(problems):
+            return "the flow is not valid: \(problems.joined(separator: "; "))"
         }
     }
 }

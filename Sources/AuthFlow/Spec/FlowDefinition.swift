@@ -49,6 +49,15 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
     private var site: String
     private var stepSites: [String] = []
     private var transitionSites: [String] = []
+    /// `authflow/2` declarations (see `FlowDefinition+Version2.swift`).
+    var declarations: [FlowSpec.DataDeclaration] = []
+    var configKeys: [FlowSpec.ConfigKey] = []
+    var anywhereRows: [FlowSpec.AnywhereRow] = []
+    var stepExtras: [Int: StepExtra] = [:]
+    var rowExtras: [Int: RowExtra] = [:]
+    /// The Swift values of events and keys named only in `authflow/2` declarations, for a session's tables.
+    var anywhereEvents: [Event] = []
+    var extraKeys: [Key] = []
 
     public init(name: String? = nil, description: String? = nil, initial: State, success: [State], abort: [State],
                 fileID: String = #fileID, line: Int = #line) {
@@ -73,11 +82,34 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
 
     /// Adds the row `from --event--> to` to the transition table.
     /// - Parameters:
+    ///   - when: `authflow/2`: the row fires only when this holds on the data after the emission's
+    ///     effects; rows for the same `from` and `on` are tried in declaration order, the first that holds fires.
+    ///   - clears: `authflow/2`: keys cleared when the row fires.
+    ///   - reset: `authflow/2`: the row starts the flow again (`to` must be the initial state).
     ///   - fileID: where it is declared, for reports; leave the default.
     ///   - line: the line it is declared on, for reports; leave the default.
-    public mutating func transition(_ from: State, on event: Event, to: State, fileID: String = #fileID, line: Int = #line) {
+    public mutating func transition(_ from: State, on event: Event, to: State, when: FlowGuard<Key>? = nil, clears: [Key] = [],
+                                    reset: Bool = false, fileID: String = #fileID, line: Int = #line) {
         transitions.append(Transition(from: from, on: event, to: to))
         transitionSites.append(Self.site(fileID, line))
+        if when != nil || !clears.isEmpty || reset {
+            rowExtras[transitions.count - 1] = RowExtra(when: when?.spec, clears: clears.map(\.flowName), reset: reset)
+            extraKeys += clears + (when.map(Self.keys) ?? [])
+        }
+    }
+
+    /// The keys `guarded` names.
+    static func keys(_ guarded: FlowGuard<Key>) -> [Key] {
+        switch guarded {
+        case let .has(key), let .missing(key), let .equals(key, _), let .isIn(key, _), let .atLeast(key, _), let .below(key, _): return [key]
+        case let .all(guards), let .any(guards): return guards.flatMap(keys)
+        case let .not(inner): return keys(inner)
+        }
+    }
+
+    /// Every key the definition names, with its Swift value.
+    var declaredKeys: [Key] {
+        steps.flatMap { $0.contract.requires + $0.contract.emits.flatMap(\.adds) } + secrets + outputs + extraKeys
     }
 
     /// `SignInFlow.swift:42`: the file's name without its module, and the line.
@@ -87,7 +119,7 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
 
     /// The flow as a spec, by name.
     public var spec: FlowSpec {
-        FlowSpec(
+        var spec = FlowSpec(
             name: name, description: description, initial: initial.flowName,
             success: success.map(\.flowName), abort: abort.map(\.flowName),
             steps: steps.map { state, contract in
@@ -97,6 +129,8 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
             },
             transitions: transitions.map { FlowSpec.TransitionRow(from: $0.from.flowName, on: $0.event.flowName, to: $0.to.flowName) },
             passcode: passcode, secrets: secrets.map(\.flowName), outputs: outputs.map(\.flowName))
+        addVersion2(to: &spec)
+        return spec
     }
 
     /// Validates the flow and builds the model the checker consumes.
@@ -131,8 +165,15 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
     }
 
     /// A runtime session over the app's own types.
-    /// - Throws: ``FlowError/transition(_:)`` for a conflicting transition.
-    public func makeSession<Value: Equatable>(values: Value.Type = FlowValue.self, tracker: FlowTracker? = nil) throws(FlowError<State, Event, Key>) -> FlowSession<State, Event, Key, Value> {
+    ///
+    /// An `authflow/2` definition runs on its model (guards, values, clears, counters, resets, config);
+    /// its values are ``FlowValue`` or `String`.
+    /// - Parameter variant: for an `authflow/2` definition with config, which variant to run (``FlowModel/variantNames``).
+    /// - Throws: ``FlowError/transition(_:)`` for a conflicting transition; ``FlowError/invalidDefinition(problems:)``
+    ///   for an `authflow/2` definition that is not a valid flow.
+    public func makeSession<Value: Equatable>(values: Value.Type = FlowValue.self, tracker: FlowTracker? = nil,
+                                              variant: Int = 0) throws(FlowError<State, Event, Key>) -> FlowSession<State, Event, Key, Value> {
+        if usesVersion2 { return try makeVersion2Session(values: Value.self, tracker: tracker, variant: variant) }
         var contracts: [State: StepContract<Event, Key>] = [:]
         for (state, contract) in steps { contracts[state] = contract }
         let session = try FlowSession<State, Event, Key, Value>(

@@ -53,8 +53,6 @@ package struct ConfigurationGraph: Sendable {
     let firstOfState: [Int32]
     /// Per state: the first configuration whose data lacks a key the state requires, or -1.
     let firstUnmet: [Int32]
-    /// Per row of ``FlowModel/rows``: whether some expanded configuration fired it (a flow whose moves depend on the data only).
-    let firedRows: [Bool]
     /// The limit that stopped the search, if one did.
     package let stoppedBy: StopReason?
     /// Each configuration's index.
@@ -89,7 +87,6 @@ package struct ConfigurationGraph: Sendable {
         var firstOfState = [Int32](repeating: -1, count: stateCount)
         var firstUnmet = [Int32](repeating: -1, count: stateCount)
         var stoppedBy: StopReason?
-        var firedRows = [Bool](repeating: false, count: isStatic ? 0 : model.rows.count)
 
         func discover(_ configuration: Configuration, from parentIndex: Int32, event: Int32) -> Int32 {
             let position = Int32(configurations.count)
@@ -147,7 +144,6 @@ package struct ConfigurationGraph: Sendable {
             } else {
                 model.successors(state: Int(configuration.state), keys: configuration.keys, values: configuration.values, into: &successors)
                 for successor in successors {
-                    if successor.row >= 0 { firedRows[successor.row] = true }
                     // A reset lands on a root, already found; an illegal move pushes nothing.
                     guard case let .push(target, keys, values) = successor.outcome else { continue }
                     if !visit(target, keys, values, event: successor.event, row: Int32(successor.row)) { break search }
@@ -179,7 +175,6 @@ package struct ConfigurationGraph: Sendable {
         self.edgeRow = edgeRow
         self.firstOfState = firstOfState
         self.firstUnmet = firstUnmet
-        self.firedRows = firedRows
         self.stoppedBy = stoppedBy
         self.index = index
     }
@@ -191,19 +186,8 @@ package struct ConfigurationGraph: Sendable {
     package func isReachable(_ state: Int) -> Bool { firstOfState[state] >= 0 }
 
     /// Whether `row` fires from some configuration found: its `from` state is reached and emits its event.
-    ///
-    /// For the static table only; a flow whose moves depend on the data asks ``fires(row:)``.
     package func fires(_ row: FlowModel.Row) -> Bool {
         isReachable(row.from.index) && model.moves[row.from.index].contains { $0.event == row.event }
-    }
-
-    /// Whether row `index` of ``FlowModel/rows`` fires from some configuration found.
-    ///
-    /// In a static flow, when its `from` state is reached and emits its event; otherwise when the
-    /// search saw it fire (a guarded row that never holds, or an `anywhere` row, is not in the
-    /// static table: only the search knows).
-    package func fires(row index: Int) -> Bool {
-        model.isStatic ? fires(model.rows[index]) : firedRows.indices.contains(index) && firedRows[index]
     }
 
     /// The number of states some configuration is in.

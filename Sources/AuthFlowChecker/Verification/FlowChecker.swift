@@ -13,9 +13,13 @@ public struct CheckOptions: Hashable, Sendable {
     public var passcodeCases: Int
     /// How many worker threads share the runtime walk (1: single-threaded).
     public var workers: Int
+    /// The `authflow/2` variants to check: config key → the values allowed (empty: every variant).
+    /// Applied when the spec is loaded (``FlowModel/selectingVariants(_:)``).
+    public var variants: [String: Set<String>]
 
     public init(limits: CheckLimits = CheckLimits(), properties: Set<Property>? = nil, strict: Bool = false,
-                passcodeCases: Int = 2_000, workers: Int = 1) {
+                passcodeCases: Int = 2_000, workers: Int = 1, variants: [String: Set<String>] = [:]) {
+        self.variants = variants
         self.limits = limits
         self.properties = properties
         self.strict = strict

@@ -98,7 +98,8 @@ extension ModelChecker {
                     if offered && emission.rows[..<i].contains(where: { facts.firedRows.contains($0.row) }) {
                         lint.shadowedRows.append("\(name)→\(model.states[row.to.index])")
                     } else {
-                        lint.deadTransitions.append(name)
+                        // Several rows share `from` and `on` in `/2`: the target says which is dead.
+                        lint.deadTransitions.append(emission.rows.count > 1 ? "\(name)→\(model.states[row.to.index])" : name)
                     }
                 }
             }
