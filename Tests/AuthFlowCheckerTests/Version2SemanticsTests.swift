@@ -400,7 +400,7 @@ import Testing
         // k is always present at s: next never reaches B; ask's two values both match before the fallback.
         #expect(lint.shadowedRows == ["s.next→B", "s.ask→done"])
         // B.end's first row never holds and no earlier row fires: it is dead, not shadowed.
-        #expect(lint.deadTransitions == ["B.end"])
+        #expect(lint.deadTransitions == ["B.end→done"])
     }
 
     // MARK: Section 2: shortest counterexamples
