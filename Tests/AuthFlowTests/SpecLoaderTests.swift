@@ -108,7 +108,7 @@ import Testing
             .replacingOccurrences(of: "\"b\": {}", with: "\"b\": { \"optional\": [\"tries\"] }")
         let found = issue(spec)
         #expect(found?.path == "$.steps.b.optional[0]")
-        #expect(found?.message == "'tries' is a counter, always defined: a step cannot list it as optional")
+        #expect(found?.message == "'tries' is a counter, always defined: a step reads it without listing it in optional")
     }
 
     @Test func anAnywhereEntryCannotClearAConfigKey() {

@@ -37,11 +37,15 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     @usableFromInline let outputBits: [[UInt64]]
     /// Per state, per emission: whether some row without a guard takes every branch (then the emission is
     /// accepted exactly when offered, with no branch to try).
-    let alwaysTaken: [[Bool]]
-    /// The changes of the step being pushed, reused so a move allocates nothing once warm.
-    @usableFromInline var changes: [(key: Key, value: Value?)] = []
-    /// The dense frame of each step, root first: parallel to the machine's history.
-    @usableFromInline var frames: [(keys: UInt64, values: UInt64)]
+    @usableFromInline let alwaysTaken: [[Bool]]
+    /// Per state: the event of each emission, for finding the one a step sent without reading the emissions.
+    @usableFromInline let emissionEvents: [[Int]]
+    /// Per state, per emission: the valued keys it adds, in declaration order (the branch is their values).
+    @usableFromInline let addValued: [[[Int]]]
+    /// The model's layout and the variant's root frame, held apart so a move reads no other part of the model.
+    @usableFromInline let layout: DataLayout
+    @usableFromInline let root: (keys: UInt64, values: UInt64)
+
     /// The config values of the variant, as the app's values.
     let config: [Key: Value]
 
@@ -55,6 +59,10 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
         self.eventIndex = Dictionary(events.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         self.keyIndex = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let layout = model.layout
+        self.layout = layout
+        self.emissionEvents = model.emissions.map { $0.map(\.event.index) }
+        self.addValued = model.emissions.map { $0.map(\.addValued) }
+        self.root = (model.roots[variant].keys, model.roots[variant].values)
         self.outputKeys = model.emissions.map { list in
             list.map { emission in
                 (0..<model.keys.count).filter { emission.addKeys & (1 << UInt64($0)) != 0 } + emission.addValued
@@ -73,7 +81,6 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
             }
         }
         let root = model.roots[variant]
-        self.frames = [(root.keys, root.values)]
         var config: [Key: Value] = [:]
         for key in 0..<model.keys.count where layout.isConfig[key] {
             if let text = layout.shown(key, keys: root.keys, values: root.values) { config[keys[key]] = values.makeText(text) }
@@ -86,31 +93,16 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     @usableFromInline @inline(__always) func id(of event: Event) -> Int? { _DenseIndex.index(event) ?? eventIndex[event] }
     @usableFromInline @inline(__always) func id(of key: Key) -> Int? { _DenseIndex.index(key) ?? keyIndex[key] }
 
-    /// Drops the top frame (an undo), keeping the root.
-    @usableFromInline func popFrame() {
-        if frames.count > 1 { frames.removeLast() }
-    }
-
-    /// Back to the variant's root frame alone.
-    @inlinable func resetFrames() {
-        frames.removeAll(keepingCapacity: true)
-        let root = model.roots[variant]
-        frames.append((root.keys, root.values))
-    }
-
-    /// The current frame.
-    var frame: (keys: UInt64, values: UInt64) { frames[frames.count - 1] }
 
     /// The index of `event`'s emission in the step of `state`, if the step emits it.
     @inlinable func emission(_ event: Int, in state: Int) -> Int? {
-        model.emissions[state].firstIndex { $0.event.index == event }
+        emissionEvents[state].firstIndex(of: event)
     }
 
     /// Where the emission leads from the current frame for `branch`, and the data after its effects.
-    @inlinable func outcome(state: Int, emission index: Int, branch: Int) -> (row: FlowModel.GuardedRow?, keys: UInt64, values: UInt64) {
-        let frame = frames[frames.count - 1]
+    @inlinable func outcome(state: Int, emission index: Int, branch: Int, from frame: (keys: UInt64, values: UInt64))
+        -> (row: FlowModel.GuardedRow?, keys: UInt64, values: UInt64) {
         let (keys, values) = model.applying(model.emissions[state][index], branch: branch, keys: frame.keys, values: frame.values)
-        let layout = model.layout
         for row in model.emissions[state][index].rows where row.when?.holds(state: Int32(state), keys: keys, values: values, layout: layout) ?? true {
             return (row, keys, values)
         }
@@ -118,22 +110,22 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     }
 
     /// Whether the step of `state` offers its emission `index` now.
-    @inlinable func offers(state: Int, emission index: Int) -> Bool {
-        let frame = frames[frames.count - 1]
-        return model.emissions[state][index].when?.holds(state: Int32(state), keys: frame.keys, values: frame.values, layout: model.layout) ?? true
+    @inlinable func offers(state: Int, emission index: Int, in frame: (keys: UInt64, values: UInt64)) -> Bool {
+        return model.emissions[state][index].when?.holds(state: Int32(state), keys: frame.keys, values: frame.values, layout: layout) ?? true
     }
 
     /// Whether the step of `state` offers its emission `index` now and some branch of it has a row that fires.
-    func accepts(state: Int, emission index: Int) -> Bool {
-        guard offers(state: state, emission: index) else { return false }
+    @inlinable func accepts(state: Int, emission index: Int, in frame: (keys: UInt64, values: UInt64)) -> Bool {
+        guard offers(state: state, emission: index, in: frame) else { return false }
         if alwaysTaken[state][index] { return true }
-        return (0..<model.emissions[state][index].branchCount(model.layout)).contains { outcome(state: state, emission: index, branch: $0).row != nil }
+        return (0..<model.emissions[state][index].branchCount(layout)).contains {
+            outcome(state: state, emission: index, branch: $0, from: frame).row != nil
+        }
     }
 
     /// The value the app holds for key `k` in the frame `(keys, values)`: `output` for a key the step
     /// sent, the domain text of a valued key, a counter's count (nothing at 0), nothing when absent.
     @inlinable func value(of k: Int, keys: UInt64, values: UInt64, output: Value?) -> Value? {
-        let layout = model.layout
         if layout.isCounter(k) {
             let count = layout.field(k, in: values)
             return count == 0 ? nil : self.values.makeCount(count)
@@ -164,7 +156,8 @@ extension FlowSession {
             if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "not in the output contract") }
             throw .eventNotInContract(state: from, event: event)
         }
-        guard rules.offers(state: s, emission: index) else {
+        let frame = storage.frames[storage.frames.count - 1]
+        guard rules.offers(state: s, emission: index, in: frame) else {
             if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "not offered now") }
             throw .eventNotOffered(state: from, event: event)
         }
@@ -184,9 +177,9 @@ extension FlowSession {
             }
         }
         // The branch is the values the step sent for the valued keys it adds, the first key varying slowest.
-        let layout = rules.model.layout
+        let layout = rules.layout
         var branch = 0
-        for k in rules.model.emissions[s][index].addValued {
+        for k in rules.addValued[s][index] {
             guard let value = output(rules.keys[k]) else { throw mismatch() }
             guard let text = rules.values.text(value), let position = layout.domains[k].firstIndex(of: text) else {
                 if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "a value outside its domain") }
@@ -194,7 +187,7 @@ extension FlowSession {
             }
             branch = branch * layout.domains[k].count + position
         }
-        let (row, keys, values) = rules.outcome(state: s, emission: index, branch: branch)
+        let (row, keys, values) = rules.outcome(state: s, emission: index, branch: branch, from: frame)
         guard let row else {
             let error = TransitionError<State, Event>.noTransition(from: from, on: event)
             if storage.tracker != nil { track(.rejection, from: from, event: event, reason: error.description) }
@@ -205,7 +198,8 @@ extension FlowSession {
             let to = machine.initial
             machine.reset()
             storage.data.reset()
-            rules.resetFrames()
+            storage.frames.removeAll(keepingCapacity: true)
+            storage.frames.append(rules.root)
             if storage.tracker != nil { track(.reset, from: from, event: event, to: to) }
             if storage.presenter != nil { present() }
             return Transition(from: from, on: event, to: to)
@@ -219,17 +213,16 @@ extension FlowSession {
         let childKeys = keys & ~row.clearKeys
         let childValues = values & ~row.clearValues
         let sentBits = rules.outputBits[s][index]
-        rules.changes.removeAll(keepingCapacity: true)
+        storage.data.beginFrame()
         var bits = rules.touched[s][index] | row.clearKeys
         while bits != 0 {
             let k = bits.trailingZeroBitCount
             bits &= bits - 1
             let key = rules.keys[k]
             let sentValue = sentBits & (1 << UInt64(k)) != 0 ? output(key) : nil
-            rules.changes.append((key, rules.value(of: k, keys: childKeys, values: childValues, output: sentValue)))
+            storage.data.write(key, rules.value(of: k, keys: childKeys, values: childValues, output: sentValue))
         }
-        storage.data.push(changes: rules.changes)
-        rules.frames.append((childKeys, childValues))
+        storage.frames.append((childKeys, childValues))
         entered(transition)
         return transition
     }
@@ -239,7 +232,7 @@ extension FlowSession {
         guard let s = rules.id(of: machine.state) else { return [] }
         return contract.emits.compactMap { emission in
             guard let e = rules.id(of: emission.event), let index = rules.emission(e, in: s),
-                  rules.accepts(state: s, emission: index) else { return nil }
+                  rules.accepts(state: s, emission: index, in: storage.frames[storage.frames.count - 1]) else { return nil }
             return emission.event
         }
     }

@@ -49,6 +49,11 @@ struct FrameWalk<Driver: FlowDriver> {
     /// Bits of the keys a frame does not hold as data: config keys (fixed per variant) and counters (compared by count).
     let configBits: UInt64
     let counters: [Int]
+    /// Bits of the counters and of the valued keys: how ``matches(_:)`` compares each key.
+    let counterBits: UInt64
+    let valuedBits: UInt64
+    /// Per state: the event of each emission, in declaration order.
+    let emissionEvents: [[EventID]]
     var variant = 0
     var stacks = 0
     var stoppedBy: StopReason?
@@ -92,7 +97,10 @@ struct FrameWalk<Driver: FlowDriver> {
         let layout = model.layout
         self.configBits = (0..<model.keys.count).reduce(0) { layout.isConfig[$1] ? $0 | 1 << UInt64($1) : $0 }
         self.counters = (0..<model.keys.count).filter { layout.isCounter($0) }
+        self.counterBits = counters.reduce(0) { $0 | 1 << UInt64($1) }
+        self.valuedBits = (0..<model.keys.count).reduce(0) { layout.isValued($1) ? $0 | 1 << UInt64($1) : $0 }
         self.sender = ValueSender(layout: layout, keys: model.keys.count)
+        self.emissionEvents = model.emissions.map { $0.map(\.event) }
     }
 
     func result() -> RuntimeExploration {
@@ -240,7 +248,12 @@ struct FrameWalk<Driver: FlowDriver> {
     /// The keys the runtime must hold as data in `node`: present keys but config, and counters above 0.
     func dataBits(_ node: Node) -> UInt64 {
         var bits = node.keys & ~configBits
-        for k in counters where model.layout.field(k, in: node.values) > 0 { bits |= 1 << UInt64(k) }
+        var rest = counterBits
+        while rest != 0 {
+            let k = rest.trailingZeroBitCount
+            rest &= rest - 1
+            if node.values & sender.layout.mask(k) != 0 { bits |= 1 << UInt64(k) }
+        }
         return bits
     }
 
@@ -259,13 +272,7 @@ struct FrameWalk<Driver: FlowDriver> {
         if driver.state.rawValue != node.state || (readsInternals && driver.height != nodes.count) || driver.dataCount != bits.nonzeroBitCount {
             return false
         }
-        var rest = bits
-        while rest != 0 {
-            let k = rest.trailingZeroBitCount
-            rest &= rest - 1
-            if driver.value(of: KeyID(Int32(k))) != expectedValue(KeyID(Int32(k)), in: node) { return false }
-        }
-        return true
+        return matchesData(node, bits: bits)
     }
 
     func mismatch(_ node: Node) -> FrameMismatch? {
@@ -289,15 +296,16 @@ struct FrameWalk<Driver: FlowDriver> {
             resync()
             return
         }
-        let count = buffers[top].count
-        let emissionCount = model.emissions[state].count
+        let successors = buffers[top]
+        let count = successors.count
+        let events = emissionEvents[state]
         var first = 0   // the first successor of the emission at hand: successors come in emission order
-        for index in 0..<emissionCount {
-            let event = model.emissions[state][index].event
+        for index in events.indices {
+            let event = events[index]
             var last = first
             var enabled = false, refusedBranch = false, resets = false
-            while last < count && buffers[top][last].emission == index {
-                switch buffers[top][last].outcome {
+            while last < count && successors[last].emission == index {
+                switch successors[last].outcome {
                 case .push: enabled = true
                 case .reset: enabled = true; resets = true
                 case .illegal: refusedBranch = true
@@ -316,8 +324,8 @@ struct FrameWalk<Driver: FlowDriver> {
             // branch no row takes, must be refused without change.
             if range.isEmpty || refusedBranch {
                 let height = nodes.count + 1
-                for i in range.isEmpty ? 0..<1 : range where range.isEmpty || buffers[top][i].outcome == .illegal {
-                    let accepted = range.isEmpty ? send(event, values: 0, height: height) : send(buffers[top][i], height: height)
+                for i in range.isEmpty ? 0..<1 : range where range.isEmpty || successors[i].outcome == .illegal {
+                    let accepted = range.isEmpty ? send(event, values: 0, height: height) : send(successors[i], height: height)
                     if accepted {
                         let offered = !range.isEmpty
                         report(.divergence, state: node.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
@@ -340,8 +348,8 @@ struct FrameWalk<Driver: FlowDriver> {
             }
             // A reset must land on the variant's root with nothing to undo: driven once per configuration.
             guard resets, resetProbed.insert(Configuration(state: node.state, keys: node.keys, values: node.values)).inserted else { continue }
-            for i in range where buffers[top][i].outcome == .reset {
-                guard send(buffers[top][i], height: nodes.count + 1) else {
+            for i in range where successors[i].outcome == .reset {
+                guard send(successors[i], height: nodes.count + 1) else {
                     report(.divergence, state: node.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
                         "\(subject) rejected \(model.events[event.index]) from \(model.states[state]), which the spec resets to \(model.states[model.initial.index])"
                     }
@@ -385,13 +393,26 @@ struct FrameWalk<Driver: FlowDriver> {
         }
     }
 
-    /// Whether the runtime's data values equal `node`'s (the count is compared by the caller).
-    func matchesData(_ node: Node) -> Bool {
-        var rest = dataBits(node)
+    /// Whether the runtime's data values equal `node`'s (the count is compared by the caller), without building the values.
+    func matchesData(_ node: Node, bits: UInt64? = nil) -> Bool {
+        let layout = sender.layout
+        var rest = bits ?? dataBits(node)
         while rest != 0 {
             let k = rest.trailingZeroBitCount
             rest &= rest - 1
-            if driver.value(of: KeyID(Int32(k))) != expectedValue(KeyID(Int32(k)), in: node) { return false }
+            let bit: UInt64 = 1 << UInt64(k)
+            switch driver.value(of: KeyID(Int32(k))) {
+            case let .int(number)?:
+                if counterBits & bit != 0 {
+                    if number != layout.field(k, in: node.values) { return false }
+                } else if valuedBits & bit != 0 || number != expected[k] {
+                    return false
+                }
+            case let .string(text)?:
+                guard valuedBits & bit != 0, text == layout.domains[k][layout.field(k, in: node.values)] else { return false }
+            default:
+                return false
+            }
         }
         return true
     }
