@@ -126,14 +126,20 @@ import Testing
         #expect(pattern == Self.invisibleCharacterClass, "paste the class the loader uses into docs/schema: \(Self.invisibleCharacterClass)")
     }
 
-    /// Each whole spec a Markdown document shows (a `json` block that is an object with a `format`), with its line.
+    /// The line that marks the next `json` block as an example that leaves parts out on purpose.
+    static let cutDown = "<!-- cut down: not checked as a whole spec -->"
+
+    /// Each whole spec a Markdown document shows (a `json` block that is an object with a `format`,
+    /// not right after ``cutDown``), with its line.
     static func examples(in document: String) throws -> [(line: Int, json: String)] {
         let text = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
         var examples: [(line: Int, json: String)] = []
         var block: [Substring]?
         var start = 0
+        var previous: Substring = ""
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if block == nil, line == "```json" {
+            defer { if !line.isEmpty { previous = line } }
+            if block == nil, line == "```json", previous != cutDown {
                 block = []
                 start = number + 2
             } else if let lines = block, line == "```" {
