@@ -271,7 +271,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         }
         let transition = try advance(output.event)   // validates; pushes the state only when legal
         storage.data.push(output.data.lazy.map { ($0.key, $0.value) })
-        entered(transition)
+        entered(transition, added: adds)
         return transition
     }
 
@@ -290,7 +290,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         }
         let transition = try advance(event)   // validates; pushes the state only when legal
         storage.data.push(keys: adds, value: value)
-        entered(transition)
+        entered(transition, added: adds)
         return transition
     }
 
@@ -329,8 +329,8 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     }
 
     @inlinable @inline(__always)
-    func entered(_ transition: Transition<State, Event>) {
-        if storage.tracker != nil { track(.transition, from: transition.from, event: transition.event, to: transition.to) }
+    func entered(_ transition: Transition<State, Event>, added: [Key]) {
+        if storage.tracker != nil { track(.transition, from: transition.from, event: transition.event, to: transition.to, added: added) }
         if storage.presenter != nil { present() }
     }
 
@@ -435,9 +435,10 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     }
 
     @usableFromInline
-    func track(_ kind: TrackedKind, from: State, event: Event? = nil, to: State? = nil, reason: String? = nil) {
+    func track(_ kind: TrackedKind, from: State, event: Event? = nil, to: State? = nil, reason: String? = nil, added: [Key]? = nil) {
         guard let tracker else { return }
-        tracker.record(kind, from: describe(from), event: event.map(describe), to: to.map(describe), reason: reason)
+        tracker.record(kind, from: describe(from), event: event.map(describe), to: to.map(describe), reason: reason,
+                       added: added.map { $0.map(describe) })
     }
 
     @usableFromInline
