@@ -275,7 +275,7 @@ struct TraceLog {
         first.go("a", "start", "startAuth", "email")
         second.ms = first.ms
         second.go("a", "email", "cancel", "cancelled")
-        let replay = TraceReplay(model: try Self.emailFirst(), spec: "spec.json")
+        var replay = TraceReplay(model: try Self.emailFirst(), spec: "spec.json")
         try replay.read(.text(first.text, name: "day1.jsonl"))
         try replay.read(.text(second.text, name: "day2.jsonl"))
         let report = replay.finish()

@@ -18,7 +18,7 @@ import Testing
 
     /// Replays `text` (one input named `log`) against `model`.
     static func replay(_ model: FlowModel, _ text: String, options: TraceReplay.Options = .init()) throws -> TraceReport {
-        let replay = TraceReplay(model: model, spec: "spec.json", options: options)
+        var replay = TraceReplay(model: model, spec: "spec.json", options: options)
         try replay.read(.text(text, name: "log"))
         return replay.finish()
     }

@@ -65,6 +65,7 @@ package enum _Timestamp {
     /// digits past milliseconds are dropped. `nil` for anything else.
     /// - Complexity: O(*n*) in the bytes; allocates nothing.
     package static func milliseconds(utf8 b: UnsafeBufferPointer<UInt8>) -> Int64? {
+        if b.count == 24, let ms = trackerForm(b) { return ms }
         var i = 0
         func number(_ width: Int) -> Int64? {
             guard i + width <= b.count else { return nil }
@@ -114,6 +115,28 @@ package enum _Timestamp {
         guard i == b.count else { return nil }
         let days = self.days(fromCivil: year, month, day)
         return ((days * 24 + hour) * 60 + minute - offsetMinutes) * 60_000 + second * 1000 + milli
+    }
+
+    /// The form the tracker writes, `YYYY-MM-DDTHH:MM:SS.mmmZ`, read at fixed offsets; nil for any other.
+    @inline(__always)
+    private static func trackerForm(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"),
+              b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "."), b[23] == UInt8(ascii: "Z") else { return nil }
+        /// The decimal number at `from`, or a negative one when a byte is not a digit.
+        @inline(__always) func digits(_ from: Int, _ count: Int) -> Int64 {
+            var value: Int64 = 0
+            for k in from..<from + count {
+                let digit = b[k] &- UInt8(ascii: "0")
+                if digit >= 10 { return -1 }
+                value = value * 10 + Int64(digit)
+            }
+            return value
+        }
+        let year = digits(0, 4), month = digits(5, 2), day = digits(8, 2)
+        let hour = digits(11, 2), minute = digits(14, 2), second = digits(17, 2), milli = digits(20, 3)
+        guard year >= 0, hour >= 0, minute >= 0, second >= 0, milli >= 0, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        return ((days(fromCivil: year, month, day) * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + milli
     }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {

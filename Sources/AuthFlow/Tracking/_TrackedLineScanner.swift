@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The fast path for reading a tracker record: one pass over the bytes of a plain line, no allocation.
 ///
 /// It reads what ``FlowTracker/jsonLines()`` writes, and any line like it (whitespace, keys in any
@@ -23,42 +31,63 @@ package struct _TrackedLineScanner {
     package var to: Span?
     /// Whether the line has `added` (an array; `null` counts as absent), and its names.
     package var hasAdded = false
-    package var added: [Span] = []
+    package var added: UnsafeBufferPointer<Span> { UnsafeBufferPointer(start: store.added, count: addedCount) }
     package var hasCleared = false
-    package var cleared: [Span] = []
+    package var cleared: UnsafeBufferPointer<Span> { UnsafeBufferPointer(start: store.cleared, count: clearedCount) }
     /// Whether the line has `values` (an object; `null` counts as absent), and its pairs.
     package var hasValues = false
-    package var valueKeys: [Span] = []
-    package var valueValues: [Span] = []
+    package var valueKeys: UnsafeBufferPointer<Span> { UnsafeBufferPointer(start: store.keys, count: valueCount) }
+    package var valueValues: UnsafeBufferPointer<Span> { UnsafeBufferPointer(start: store.values, count: valueCount) }
 
-    package init() {
-        added.reserveCapacity(16)
-        cleared.reserveCapacity(16)
-        valueKeys.reserveCapacity(8)
-        valueValues.reserveCapacity(8)
+    private var addedCount = 0
+    private var clearedCount = 0
+    private var valueCount = 0
+    /// Room for the spans of one line, allocated once: a line with more names takes the full reader.
+    private let store = _SpanStore()
+
+    /// The spans' storage: fixed, so scanning a line allocates nothing.
+    final class _SpanStore {
+        static let capacity = 64
+        let added = UnsafeMutablePointer<Span>.allocate(capacity: capacity)
+        let cleared = UnsafeMutablePointer<Span>.allocate(capacity: capacity)
+        let keys = UnsafeMutablePointer<Span>.allocate(capacity: capacity)
+        let values = UnsafeMutablePointer<Span>.allocate(capacity: capacity)
+        deinit {
+            added.deallocate()
+            cleared.deallocate()
+            keys.deallocate()
+            values.deallocate()
+        }
     }
 
-    /// Reads `line` into the fields; `false` when the line needs the full reader (or is not a record).
-    package mutating func scan(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        event = nil
-        to = nil
-        hasAdded = false
-        hasCleared = false
-        hasValues = false
-        added.removeAll(keepingCapacity: true)
-        cleared.removeAll(keepingCapacity: true)
-        valueKeys.removeAll(keepingCapacity: true)
-        valueValues.removeAll(keepingCapacity: true)
-        let n = line.count
+    package init() {}
+
+    /// A position in the line being read; its methods move it past what they read.
+    struct Cursor {
+        let line: UnsafeBufferPointer<UInt8>
         var i = 0
-        @inline(__always) func skipSpace() {
-            while i < n, line[i] == 0x20 || line[i] == 0x09 { i += 1 }
+
+        @inline(__always) var atEnd: Bool { i >= line.count }
+        @inline(__always) func at(_ byte: UInt8) -> Bool { i < line.count && line[i] == byte }
+
+        @inline(__always) mutating func skipSpace() {
+            while i < line.count, line[i] == 0x20 || line[i] == 0x09 { i += 1 }
         }
+
+        /// Consumes `byte` (after spaces); false when something else is there.
+        @inline(__always) mutating func expect(_ byte: UInt8) -> Bool {
+            skipSpace()
+            guard at(byte) else { return false }
+            i += 1
+            return true
+        }
+
         /// Reads a plain string at `i` (its opening quote); nil for escapes, control or non-ASCII bytes.
-        @inline(__always) func string() -> Span? {
-            guard i < n, line[i] == UInt8(ascii: "\"") else { return nil }
+        @inline(__always) mutating func string() -> Span? {
+            guard at(UInt8(ascii: "\"")) else { return nil }
             i += 1
             let start = i
+            let n = line.count
             while i < n {
                 let byte = line[i]
                 if byte == UInt8(ascii: "\"") {
@@ -70,129 +99,143 @@ package struct _TrackedLineScanner {
             }
             return nil
         }
-        @inline(__always) func literalNull() -> Bool {
-            guard i + 4 <= n, line[i] == UInt8(ascii: "n"), line[i + 1] == UInt8(ascii: "u"),
+
+        @inline(__always) mutating func literalNull() -> Bool {
+            guard i + 4 <= line.count, line[i] == UInt8(ascii: "n"), line[i + 1] == UInt8(ascii: "u"),
                   line[i + 2] == UInt8(ascii: "l"), line[i + 3] == UInt8(ascii: "l") else { return false }
             i += 4
             return true
         }
-        /// A string or `null` (returned as `.some(nil)`); nil when neither.
-        @inline(__always) func stringOrNull() -> Span?? {
-            if i < n, line[i] == UInt8(ascii: "n") { return literalNull() ? .some(nil) : nil }
+
+        /// A string or `null` (`.some(nil)`); nil when neither.
+        @inline(__always) mutating func stringOrNull() -> Span?? {
+            if at(UInt8(ascii: "n")) { return literalNull() ? .some(nil) : nil }
             guard let span = string() else { return nil }
             return .some(span)
         }
-        func names(into list: inout [Span]) -> Bool {
-            guard i < n, line[i] == UInt8(ascii: "[") else { return false }
+
+        /// An array of plain strings into `list`; false when the value is anything else or too long.
+        mutating func names(into list: UnsafeMutablePointer<Span>, count: inout Int) -> Bool {
+            guard at(UInt8(ascii: "[")) else { return false }
             i += 1
             skipSpace()
-            if i < n, line[i] == UInt8(ascii: "]") { i += 1; return true }
+            if at(UInt8(ascii: "]")) { i += 1; return true }
             while true {
                 skipSpace()
-                guard let span = string() else { return false }
-                list.append(span)
+                guard count < _SpanStore.capacity, let span = string() else { return false }
+                list[count] = span
+                count += 1
                 skipSpace()
-                guard i < n else { return false }
-                if line[i] == UInt8(ascii: ",") { i += 1; continue }
-                if line[i] == UInt8(ascii: "]") { i += 1; return true }
-                return false
-            }
-        }
-        func pairs() -> Bool {
-            guard i < n, line[i] == UInt8(ascii: "{") else { return false }
-            i += 1
-            skipSpace()
-            if i < n, line[i] == UInt8(ascii: "}") { i += 1; return true }
-            while true {
-                skipSpace()
-                guard let key = string() else { return false }
-                // A repeated key is an error the full reader names.
-                let length = key.count
-                for seen in valueKeys where seen.count == length {
-                    var same = true
-                    for k in 0..<length where line[seen.start + k] != line[key.start + k] { same = false; break }
-                    if same { return false }
-                }
-                skipSpace()
-                guard i < n, line[i] == UInt8(ascii: ":") else { return false }
-                i += 1
-                skipSpace()
-                guard let value = string() else { return false }
-                valueKeys.append(key)
-                valueValues.append(value)
-                skipSpace()
-                guard i < n else { return false }
-                if line[i] == UInt8(ascii: ",") { i += 1; continue }
-                if line[i] == UInt8(ascii: "}") { i += 1; return true }
+                if at(UInt8(ascii: ",")) { i += 1; continue }
+                if at(UInt8(ascii: "]")) { i += 1; return true }
                 return false
             }
         }
 
-        skipSpace()
-        guard i < n, line[i] == UInt8(ascii: "{") else { return false }
-        i += 1
-        var seen: UInt16 = 0
-        skipSpace()
-        if i < n, line[i] == UInt8(ascii: "}") { return false }
-        while true {
+        /// An object of plain strings into `keys` and `values`; false for anything else, or a key twice.
+        mutating func pairs(keys: UnsafeMutablePointer<Span>, values: UnsafeMutablePointer<Span>, count: inout Int) -> Bool {
+            guard at(UInt8(ascii: "{")) else { return false }
+            i += 1
             skipSpace()
-            guard let key = string() else { return false }
+            if at(UInt8(ascii: "}")) { i += 1; return true }
+            while true {
+                skipSpace()
+                guard count < _SpanStore.capacity, let key = string() else { return false }
+                // A repeated key is an error the full reader names.
+                for index in 0..<count where keys[index].count == key.count {
+                    if memcmp(line.baseAddress! + keys[index].start, line.baseAddress! + key.start, key.count) == 0 { return false }
+                }
+                guard expect(UInt8(ascii: ":")) else { return false }
+                skipSpace()
+                guard let value = string() else { return false }
+                keys[count] = key
+                values[count] = value
+                count += 1
+                skipSpace()
+                if at(UInt8(ascii: ",")) { i += 1; continue }
+                if at(UInt8(ascii: "}")) { i += 1; return true }
+                return false
+            }
+        }
+    }
+
+    /// Reads `line` into the fields; `false` when the line needs the full reader (or is not a record).
+    package mutating func scan(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        event = nil
+        to = nil
+        hasAdded = false
+        hasCleared = false
+        hasValues = false
+        addedCount = 0
+        clearedCount = 0
+        valueCount = 0
+        let store = self.store
+        var cursor = Cursor(line: line)
+        guard cursor.expect(UInt8(ascii: "{")) else { return false }
+        var seen: UInt16 = 0
+        cursor.skipSpace()
+        if cursor.at(UInt8(ascii: "}")) { return false }
+        while true {
+            cursor.skipSpace()
+            guard let key = cursor.string() else { return false }
             let field = Self.field(line, key)
             guard field >= 0, seen & (1 << field) == 0 else { return false }
             seen |= 1 << field
-            skipSpace()
-            guard i < n, line[i] == UInt8(ascii: ":") else { return false }
-            i += 1
-            skipSpace()
+            guard cursor.expect(UInt8(ascii: ":")) else { return false }
+            cursor.skipSpace()
             switch field {
             case 0:
-                guard let span = string(), let kind = Self.kind(line, span) else { return false }
+                guard let span = cursor.string(), let kind = Self.kind(line, span) else { return false }
                 self.kind = kind
             case 1:
-                guard let span = string() else { return false }
+                guard let span = cursor.string() else { return false }
                 sessionID = span
             case 2:
-                guard let span = string() else { return false }
-                guard let ms = _Timestamp.milliseconds(utf8: UnsafeBufferPointer(rebasing: line[span.start..<span.end])) else { return false }
+                guard let span = cursor.string(),
+                      let ms = _Timestamp.milliseconds(utf8: UnsafeBufferPointer(rebasing: line[span.start..<span.end]))
+                else { return false }
                 timestamp = ms
             case 3:
-                guard let span = string() else { return false }
+                guard let span = cursor.string() else { return false }
                 from = span
             case 4:
-                guard let value = stringOrNull() else { return false }
+                guard let value = cursor.stringOrNull() else { return false }
                 event = value
             case 5:
-                guard let value = stringOrNull() else { return false }
+                guard let value = cursor.stringOrNull() else { return false }
                 to = value
             case 6:
-                guard stringOrNull() != nil else { return false }
-            case 7, 8:
-                if i < n, line[i] == UInt8(ascii: "n") {
-                    guard literalNull() else { return false }
-                } else if field == 7 {
-                    guard names(into: &added) else { return false }
-                    hasAdded = true
+                guard cursor.stringOrNull() != nil else { return false }
+            case 7:
+                if cursor.at(UInt8(ascii: "n")) {
+                    guard cursor.literalNull() else { return false }
                 } else {
-                    guard names(into: &cleared) else { return false }
+                    guard cursor.names(into: store.added, count: &addedCount) else { return false }
+                    hasAdded = true
+                }
+            case 8:
+                if cursor.at(UInt8(ascii: "n")) {
+                    guard cursor.literalNull() else { return false }
+                } else {
+                    guard cursor.names(into: store.cleared, count: &clearedCount) else { return false }
                     hasCleared = true
                 }
             default:
-                if i < n, line[i] == UInt8(ascii: "n") {
-                    guard literalNull() else { return false }
+                if cursor.at(UInt8(ascii: "n")) {
+                    guard cursor.literalNull() else { return false }
                 } else {
-                    guard pairs() else { return false }
+                    guard cursor.pairs(keys: store.keys, values: store.values, count: &valueCount) else { return false }
                     hasValues = true
                 }
             }
-            skipSpace()
-            guard i < n else { return false }
-            if line[i] == UInt8(ascii: ",") { i += 1; continue }
-            if line[i] == UInt8(ascii: "}") { i += 1; break }
+            cursor.skipSpace()
+            if cursor.at(UInt8(ascii: ",")) { cursor.i += 1; continue }
+            if cursor.at(UInt8(ascii: "}")) { cursor.i += 1; break }
             return false
         }
-        skipSpace()
+        cursor.skipSpace()
         // kind, sessionID, timestamp and from are required.
-        return i == n && seen & 0b1111 == 0b1111
+        return cursor.atEnd && seen & 0b1111 == 0b1111
     }
 
     /// The index of a record key in ``FlowTracker/recordKeys``, or -1 (an unknown or extension key).

@@ -23,6 +23,8 @@ package enum TraceCorpus {
     package struct Options: Sendable {
         /// Sessions to draw.
         package var sessions = 1_000
+        /// When set, no session starts once the corpus holds this many records (for a corpus of a given size).
+        package var records: Int?
         package var seed: UInt64 = 1
         /// The fraction of sessions broken on purpose (0...1).
         package var brokenFraction = 0.0
@@ -149,7 +151,12 @@ package enum TraceCorpus {
                 step(&active[pick])
                 if active[pick].done {
                     finish(active[pick])
-                    if started < options.sessions { active[pick] = fresh(&self) } else { active.remove(at: pick) }
+                    if started < options.sessions && summary.records < options.records ?? .max {
+                        active[pick] = fresh(&self)
+                    } else {
+                        active.swapAt(pick, active.count - 1)
+                        active.removeLast()
+                    }
                 }
                 if out.count >= 1 << 16 {
                     write(out)

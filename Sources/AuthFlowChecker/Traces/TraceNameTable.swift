@@ -51,11 +51,15 @@ struct TraceNameTable {
     }
 }
 
-/// Whether two buffers of the same length hold the same bytes.
+/// Whether two buffers hold the same bytes (names are short: compared in place, longer ones with `memcmp`).
 @inline(__always)
 func memcmpEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
     if a.count == 0 { return true }
+    if a.count <= 16 {
+        for k in 0..<a.count where a[k] != b[k] { return false }
+        return true
+    }
     return memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
 }
 

@@ -3,7 +3,7 @@ import AuthFlow
 /// Applying one record to its session: the one semantics, frame by frame.
 extension TraceReplay {
     /// Applies ``record`` (interned) to the session with id `id`, read at `line` of the current input.
-    func apply(_ id: UnsafeBufferPointer<UInt8>, line: Int) {
+    mutating func apply(_ id: UnsafeBufferPointer<UInt8>, line: Int) {
         report.records += 1
         if record.timestamp > newest {
             newest = record.timestamp
@@ -50,7 +50,7 @@ extension TraceReplay {
     // MARK: Sessions
 
     /// Opens a session at the flow's root (or where its first record is, reporting that it begins mid-flow).
-    func open(_ id: UnsafeBufferPointer<UInt8>, hash: UInt64, line: Int) -> Int {
+    mutating func open(_ id: UnsafeBufferPointer<UInt8>, hash: UInt64, line: Int) -> Int {
         report.sessions.total += 1
         let variantWords = variantCount > 1 ? (variantCount + 63) / 64 : 0
         let extraWords = stateCount > 64 ? (stateCount - 1) / 64 : 0
@@ -101,7 +101,7 @@ extension TraceReplay {
     }
 
     /// Loses track of the session's history and data: it is at `state` now, nothing known below it.
-    func resync(_ slot: Int, at state: Int32) {
+    mutating func resync(_ slot: Int, at state: Int32) {
         sessions.slots[slot].frames.removeAll(keepingCapacity: true)
         sessions.slots[slot].frames.append(TraceFrame(state: state, known: false, keys: 0, values: 0, recorded: 0))
         sessions.slots[slot].rooted = false
@@ -111,13 +111,13 @@ extension TraceReplay {
 
     /// Counts an entry into `state` and the session's first visit there.
     @inline(__always)
-    func enter(_ slot: Int, _ state: Int32) {
+    mutating func enter(_ slot: Int, _ state: Int32) {
         funnelStates[Int(state)].entries += 1
         visit(slot, state)
     }
 
     @inline(__always)
-    func visit(_ slot: Int, _ state: Int32) {
+    mutating func visit(_ slot: Int, _ state: Int32) {
         let s = Int(state)
         if s < 64 {
             let bit: UInt64 = 1 << UInt64(s)
@@ -147,7 +147,7 @@ extension TraceReplay {
     }
 
     @inline(__always)
-    func remember(_ slot: Int, _ fingerprint: UInt64, line: Int) {
+    mutating func remember(_ slot: Int, _ fingerprint: UInt64, line: Int) {
         switch sessions.slots[slot].recentNext {
         case 0: sessions.slots[slot].recent.0 = fingerprint; sessions.slots[slot].recentLines.0 = line
         case 1: sessions.slots[slot].recent.1 = fingerprint; sessions.slots[slot].recentLines.1 = line
@@ -161,7 +161,7 @@ extension TraceReplay {
     }
 
     /// Closes the sessions no record has come for in ``Options/sessionTimeout`` of the records' time.
-    func sweepIfDue() {
+    mutating func sweepIfDue() {
         guard let timeout = options.sessionTimeout else { return }
         let window = Int64(timeout * 1000)
         if lastSweep == .min { lastSweep = newest; return }
@@ -174,10 +174,10 @@ extension TraceReplay {
     }
 
     /// Ends the session in `slot`: where it ended goes into the funnel, and it is forgotten.
-    func close(_ slot: Int) {
-        let session = sessions.slots[slot]
-        let top = session.frames.last?.state ?? -1
-        let outcome = session.endedInTerminal >= 0 ? session.endedInTerminal : top
+    mutating func close(_ slot: Int) {
+        let top = sessions.slots[slot].frames.last?.state ?? -1
+        let ended = sessions.slots[slot].endedInTerminal
+        let outcome = ended >= 0 ? ended : top
         if outcome >= 0 {
             let s = Int(outcome)
             if model.isSuccess[s] {
@@ -194,15 +194,15 @@ extension TraceReplay {
             report.sessions.abandoned += 1
             sessionsEndedOffSpec += 1
         }
-        if session.lackedData { sessionsLackingData += 1 }
-        if session.assumedValues { sessionsAssumingValues += 1 }
+        if sessions.slots[slot].lackedData { sessionsLackingData += 1 }
+        if sessions.slots[slot].assumedValues { sessionsAssumingValues += 1 }
         sessions.remove(slot)
     }
 
     // MARK: Moves
 
     /// A transition record: one of the semantics' moves from the top frame, or a finding.
-    func transition(_ slot: Int, line: Int) {
+    mutating func transition(_ slot: Int, line: Int) {
         guard record.event != -2, record.to != -2 else {
             problem(.malformed, line: line, session: name(slot), "a transition record needs an \"event\" and a \"to\"; skipped")
             return
@@ -218,7 +218,7 @@ extension TraceReplay {
             let what = record.from == -1 ? "'\(record.fromName)' is not a state of the spec"
                 : record.event == -1 ? "'\(record.eventName)' is not an event of the spec"
                 : "'\(record.toName)' is not a state of the spec"
-            illegal(slot, line: line, state: top.state) { what }
+            illegal(slot, line: line, state: top.state, what)
             follow(slot, top: top, recorded: recorded, known: known, line: line)
             return
         }
@@ -230,7 +230,7 @@ extension TraceReplay {
             let cell = Int(top.state) * eventCount + Int(record.event)
             let target = staticTarget[cell]
             guard target == record.to else {
-                illegal(slot, line: line, state: top.state) { self.staticReason(top.state, target) }
+                illegal(slot, line: line, state: top.state, listing ? staticReason(top.state, target) : nil)
                 follow(slot, top: top, recorded: recorded, known: known, line: line)
                 return
             }
@@ -247,13 +247,13 @@ extension TraceReplay {
             countTaken(row, from: top.state)
             restart(slot)
         case let .refused(reason):
-            illegal(slot, line: line, state: top.state) { reason }
+            illegal(slot, line: line, state: top.state, reason)
             follow(slot, top: top, recorded: recorded, known: known, line: line)
         }
     }
 
     /// Counts a row taken from `state` (a declared row, or one `anywhere` gave the state).
-    func countTaken(_ row: Int, from state: Int32) {
+    mutating func countTaken(_ row: Int, from state: Int32) {
         if row >= 0 && row < model.rows.count {
             taken[row] += 1
         } else if row >= 0, let index = anywhere[row * stateCount + Int(state)] {
@@ -275,7 +275,7 @@ extension TraceReplay {
 
     /// Pushes the frame a transition reached, counts the entry, and checks the screen's input contract.
     /// - Parameter check: whether to check the input contract (not on a transition already flagged).
-    func push(_ slot: Int, _ frame: TraceFrame, line: Int, check: Bool = true) {
+    mutating func push(_ slot: Int, _ frame: TraceFrame, line: Int, check: Bool = true) {
         if sessions.slots[slot].frames.count >= options.maxStackHeight {
             // Keep the newest half: a back below it can no longer be checked.
             if sessions.slots[slot].rooted { stackTrimmed += 1 }
@@ -290,25 +290,27 @@ extension TraceReplay {
         let missing = requires[s] & ~frame.recorded
         let unmetAnyOf = anyOf[s].first { $0 & frame.recorded == 0 }
         guard missing != 0 || unmetAnyOf != nil else { return }
-        finding(slot, .unmetRequirement, line: line, state: frame.state) {
+        var message: String?
+        if listing {
             var lacks: [String] = []
-            if missing != 0 { lacks.append(self.model.names(of: KeySet(bits: missing)).joined(separator: ", ")) }
-            if let unmetAnyOf { lacks.append("one of " + self.model.names(of: KeySet(bits: unmetAnyOf)).joined(separator: ", ")) }
-            return "entered \(self.model.states[s]) without \(lacks.joined(separator: " and ")), which it requires; "
-                + "the data was {\(self.model.names(of: KeySet(bits: frame.recorded)).joined(separator: ", "))}"
+            if missing != 0 { lacks.append(model.names(of: KeySet(bits: missing)).joined(separator: ", ")) }
+            if let unmetAnyOf { lacks.append("one of " + model.names(of: KeySet(bits: unmetAnyOf)).joined(separator: ", ")) }
+            message = "entered \(model.states[s]) without \(lacks.joined(separator: " and ")), which it requires; "
+                + "the data was {\(model.names(of: KeySet(bits: frame.recorded)).joined(separator: ", "))}"
         }
+        finding(slot, .unmetRequirement, line: line, state: frame.state, message)
     }
 
     /// Follows a transition to the state the record names, trusting the log: one the spec does not
     /// explain (already flagged, so its entry is not checked again), or one that is not checked.
-    func follow(_ slot: Int, top: TraceFrame, recorded: UInt64, known: Bool, line: Int, flagged: Bool = true) {
+    mutating func follow(_ slot: Int, top: TraceFrame, recorded: UInt64, known: Bool, line: Int, flagged: Bool = true) {
         if !isStatic && flagged { sessions.slots[slot].checked = false }
         push(slot, TraceFrame(state: record.to, known: known, keys: top.keys | record.added, values: top.values, recorded: recorded),
              line: line, check: !flagged)
     }
 
     /// A back: refused where the spec forbids it, and it must land on the frame before.
-    func undo(_ slot: Int, line: Int) {
+    mutating func undo(_ slot: Int, line: Int) {
         sessions.slots[slot].endedInTerminal = -1
         let height = sessions.slots[slot].frames.count
         let top = sessions.slots[slot].frames[height - 1]
@@ -322,7 +324,7 @@ extension TraceReplay {
             forbidden = "back from \(stateName(top.state)), whose step says back: false"
         }
         if let forbidden {
-            finding(slot, .forbiddenBack, line: line, state: top.state) { forbidden }
+            finding(slot, .forbiddenBack, line: line, state: top.state, forbidden)
         }
         guard height > 1 else {
             // Nothing below the top: the session is wherever the record says.
@@ -334,9 +336,8 @@ extension TraceReplay {
         guard record.to != -2, record.to != landed else { return }
         if forbidden == nil && landed >= 0 {
             let to = record.to >= 0 ? model.states[Int(record.to)] : "'\(record.toName)'"
-            finding(slot, .undoMismatch, line: line, state: top.state) {
-                "back from \(self.stateName(top.state)) landed on \(to), but the screen before was \(self.stateName(landed))"
-            }
+            finding(slot, .undoMismatch, line: line, state: top.state,
+                    "back from \(stateName(top.state)) landed on \(to), but the screen before was \(stateName(landed))")
         }
         // The record is trusted: the session is where it says, what it holds unknown.
         let last = sessions.slots[slot].frames.count - 1
@@ -345,23 +346,22 @@ extension TraceReplay {
     }
 
     /// A reset: the session starts again at its root (a reset row of the table must be one the semantics gives).
-    func reset(_ slot: Int, line: Int) {
+    mutating func reset(_ slot: Int, line: Int) {
         let top = sessions.slots[slot].frames[sessions.slots[slot].frames.count - 1]
         if top.state >= 0 && isTerminal[Int(top.state)] { sessions.slots[slot].endedInTerminal = top.state }
         if record.event >= 0, sessions.slots[slot].checked, top.state >= 0, !isStatic {
             if case let .refused(reason) = dynamicMove(slot, top, resetOnly: true) {
-                illegal(slot, line: line, state: top.state) { reason }
+                illegal(slot, line: line, state: top.state, reason)
             }
         } else if record.to >= 0 && record.to != initial {
-            illegal(slot, line: line, state: top.state) {
-                "a reset lands on \(self.model.states[Int(self.record.to)]), but the flow starts at \(self.model.states[Int(self.initial)])"
-            }
+            illegal(slot, line: line, state: top.state,
+                    "a reset lands on \(model.states[Int(record.to)]), but the flow starts at \(model.states[Int(initial)])")
         }
         restart(slot)
     }
 
     /// Returns the session to its root, in its lowest candidate variant.
-    func restart(_ slot: Int) {
+    mutating func restart(_ slot: Int) {
         let root = rootFrame(representative(slot))
         sessions.slots[slot].frames.removeAll(keepingCapacity: true)
         sessions.slots[slot].frames.append(root)
@@ -371,29 +371,32 @@ extension TraceReplay {
 
     // MARK: Findings
 
-    func illegal(_ slot: Int, line: Int, state: Int32, _ message: () -> String) {
+    mutating func illegal(_ slot: Int, line: Int, state: Int32, _ message: String?) {
         finding(slot, .illegalTransition, line: line, state: state, message)
     }
 
-    /// Counts a finding, marks its session broken, and lists it while the list has room.
-    func finding(_ slot: Int, _ property: TraceReport.Property, line: Int, state: Int32, _ message: () -> String) {
+    /// Whether findings are still listed (their messages are only built then).
+    var listing: Bool { report.findings.count < options.maxListed }
+
+    /// Counts a finding, marks its session broken, and lists it (with `message`) while the list has room.
+    mutating func finding(_ slot: Int, _ property: TraceReport.Property, line: Int, state: Int32, _ message: String?) {
         report.findingCounts[property, default: 0] += 1
         if !sessions.slots[slot].broken {
             sessions.slots[slot].broken = true
             report.sessions.broken += 1
         }
         if property == .illegalTransition, record.kind == .transition { countOffSpec(state) }
-        guard report.findings.count < options.maxListed else { return }
+        guard let message, report.findings.count < options.maxListed else { return }
         let event: String? = record.event >= 0 ? model.events[Int(record.event)] : record.event == -1 ? record.eventName : nil
         let stateName = property == .unmetRequirement ? model.states[Int(state)]
             : state >= 0 ? model.states[Int(state)] : record.fromName
         report.findings.append(TraceReport.Finding(
             session: name(slot), file: fileName, line: line, property: property, state: stateName,
-            event: property == .unmetRequirement || record.kind != .transition ? nil : event, message: message()))
+            event: property == .unmetRequirement || record.kind != .transition ? nil : event, message: message))
     }
 
     /// Counts a move the table does not have, by names.
-    func countOffSpec(_ state: Int32) {
+    mutating func countOffSpec(_ state: Int32) {
         let from = state >= 0 ? model.states[Int(state)] : record.fromName
         let event = record.event >= 0 ? model.events[Int(record.event)] : record.eventName
         let to = record.to >= 0 ? model.states[Int(record.to)] : record.toName
@@ -405,8 +408,24 @@ extension TraceReplay {
         }
     }
 
-    /// The session id of `slot`, as text.
-    func name(_ slot: Int) -> String { String(decoding: sessions.slots[slot].id, as: UTF8.self) }
+    /// The session id of `slot`, as reports print it.
+    func name(_ slot: Int) -> String { Self.printable(String(decoding: sessions.slots[slot].id, as: UTF8.self)) }
+
+    /// Text from the input as reports print it: control and invisible characters as `\u{…}`, at most 200 characters.
+    static func printable(_ text: String) -> String {
+        var out = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            count += 1
+            if count > 200 { return out + "…" }
+            if scalar.isControlOrInvisibleFormat {
+                out += "\\u{" + TextScalars.hex(scalar.value) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
 
     /// A state's name, or `a state the spec does not have`.
     func stateName(_ state: Int32) -> String { state >= 0 ? model.states[Int(state)] : "a state the spec does not have" }

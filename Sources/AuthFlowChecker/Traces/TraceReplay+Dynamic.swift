@@ -12,7 +12,7 @@ extension TraceReplay {
     /// The move the record names from `top`, by ``FlowModel/successors(state:keys:values:into:)``,
     /// in every candidate variant of the session; narrows the candidates to the variants that explain it.
     /// - Parameter resetOnly: match only reset rows (a reset record that names its event).
-    func dynamicMove(_ slot: Int, _ top: TraceFrame, resetOnly: Bool = false) -> DynamicMove {
+    mutating func dynamicMove(_ slot: Int, _ top: TraceFrame, resetOnly: Bool = false) -> DynamicMove {
         guard variantCount > 1 else {
             let (move, assumed) = moveOne(top.state, top.keys, top.values, resetOnly: resetOnly)
             if assumed { sessions.slots[slot].assumedValues = true }
@@ -61,7 +61,7 @@ extension TraceReplay {
     }
 
     /// The move the record names from one frame; whether several branches fit and the first was assumed.
-    func moveOne(_ state: Int32, _ keys: UInt64, _ values: UInt64, resetOnly: Bool) -> (DynamicMove, assumed: Bool) {
+    mutating func moveOne(_ state: Int32, _ keys: UInt64, _ values: UInt64, resetOnly: Bool) -> (DynamicMove, assumed: Bool) {
         model.successors(state: Int(state), keys: keys, values: values, into: &successors)
         var sawEvent = false
         var sawTarget = false

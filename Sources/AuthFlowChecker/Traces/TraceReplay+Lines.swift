@@ -3,7 +3,7 @@ import AuthFlow
 /// Reading lines into records: the fast scanner, the full reader for everything else, and what is wrong with a line.
 extension TraceReplay {
     /// Reads one line: a record to apply, a blank line, or a problem.
-    func handle(_ line: TraceInput.Line) {
+    mutating func handle(_ line: TraceInput.Line) {
         if let length = line.overlong {
             problem(.malformed, line: line.number, session: nil,
                     "a line of \(length) bytes, longer than the \(TraceInput.maxLineBytes) bytes a record may have; skipped")
@@ -26,7 +26,7 @@ extension TraceReplay {
     }
 
     /// A line the reader refused: truncated, several records run together, or malformed.
-    func unreadable(_ bytes: [UInt8], line: TraceInput.Line, error: JSONLinesError) {
+    mutating func unreadable(_ bytes: [UInt8], line: TraceInput.Line, error: JSONLinesError) {
         // Records run together: split where one object ends and the next begins, and read each part.
         let parts = Self.parts(bytes)
         if parts.count > 1 {
@@ -35,10 +35,10 @@ extension TraceReplay {
                 if let event = try? FlowTracker.event(fromJSONLine: part, line: line.number) { events.append(event) }
             }
             if events.count == parts.count {
-                problem(.interleaved, line: line.number, session: events.first?.sessionID,
+                problem(.interleaved, line: line.number, session: events.first.map { Self.printable($0.sessionID) },
                         "\(parts.count) records on one line (a line break is missing); each was read")
             } else {
-                problem(.interleaved, line: line.number, session: events.first?.sessionID,
+                problem(.interleaved, line: line.number, session: events.first.map { Self.printable($0.sessionID) },
                         "parts of several records on one line (two writers on one file?); "
                         + (events.isEmpty ? "none could be read" : "\(events.count) of \(parts.count) could be read"))
             }
@@ -95,7 +95,7 @@ extension TraceReplay {
     }
 
     /// Interns what the scanner read from `line`; returns the session id's bytes.
-    func internScanned(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    mutating func internScanned(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         @inline(__always) func slice(_ span: _TrackedLineScanner.Span) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(rebasing: line[span.start..<span.end])
         }
@@ -103,16 +103,16 @@ extension TraceReplay {
         record.timestamp = scanner.timestamp
         let from = slice(scanner.from)
         record.from = states.id(from)
-        if record.from < 0 { record.fromName = String(decoding: from, as: UTF8.self) }
+        if record.from < 0 { record.fromName = Self.printable(String(decoding: from, as: UTF8.self)) }
         if let span = scanner.event {
             record.event = events.id(slice(span))
-            if record.event < 0 { record.eventName = String(decoding: slice(span), as: UTF8.self) }
+            if record.event < 0 { record.eventName = Self.printable(String(decoding: slice(span), as: UTF8.self)) }
         } else {
             record.event = -2
         }
         if let span = scanner.to {
             record.to = states.id(slice(span))
-            if record.to < 0 { record.toName = String(decoding: slice(span), as: UTF8.self) }
+            if record.to < 0 { record.toName = Self.printable(String(decoding: slice(span), as: UTF8.self)) }
         } else {
             record.to = -2
         }
@@ -141,15 +141,15 @@ extension TraceReplay {
     }
 
     /// Applies a record the full reader read.
-    func applyEvent(_ event: TrackedEvent, line: Int) {
+    mutating func applyEvent(_ event: TrackedEvent, line: Int) {
         record.kind = event.kind
         record.timestamp = _Timestamp.milliseconds(event.timestamp)
         record.from = states.id(event.from)
-        record.fromName = event.from
+        record.fromName = Self.printable(event.from)
         record.event = event.event.map { events.id($0) } ?? -2
-        record.eventName = event.event ?? ""
+        record.eventName = Self.printable(event.event ?? "")
         record.to = event.to.map { states.id($0) } ?? -2
-        record.toName = event.to ?? ""
+        record.toName = Self.printable(event.to ?? "")
         record.hasData = event.carriesData
         record.added = 0
         record.cleared = 0
@@ -168,9 +168,9 @@ extension TraceReplay {
     }
 
     /// Lists (up to the limit) and counts a problem with a record.
-    func problem(_ kind: TraceReport.ProblemKind, line: Int, session: String?, _ message: @autoclosure () -> String) {
+    mutating func problem(_ kind: TraceReport.ProblemKind, line: Int, session: String?, _ message: String) {
         report.problemCounts[kind, default: 0] += 1
         guard report.problems.count < options.maxListed else { return }
-        report.problems.append(TraceReport.Problem(file: fileName, line: line, kind: kind, session: session, message: message()))
+        report.problems.append(TraceReport.Problem(file: fileName, line: line, kind: kind, session: session, message: message))
     }
 }

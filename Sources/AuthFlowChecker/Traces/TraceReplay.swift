@@ -26,7 +26,7 @@ import Foundation
 /// ```
 /// - Complexity: O(*n*) in the input's bytes; per record O(the successors of the top frame) for a
 ///   flow with guards or values, O(1) otherwise. Memory O(open sessions × their stack height).
-package final class TraceReplay {
+package struct TraceReplay {
     /// How a replay runs.
     package struct Options: Sendable {
         /// How many findings and problems the report lists (it counts them all).
@@ -199,7 +199,7 @@ package final class TraceReplay {
 
     /// Reads every record of `input`, in order, continuing the sessions earlier inputs opened.
     /// - Throws: ``TraceInput/Failure`` when the input cannot be read part way; what was read counts.
-    package func read(_ input: TraceInput) throws {
+    package mutating func read(_ input: TraceInput) throws {
         fileIndex = report.files.count
         fileName = input.name
         report.files.append(input.name)
@@ -217,7 +217,7 @@ package final class TraceReplay {
     }
 
     /// Closes every open session and returns the report.
-    package func finish() -> TraceReport {
+    package mutating func finish() -> TraceReport {
         for slot in sessions.slots.indices where sessions.live[slot] { close(slot) }
         var report = self.report
         report.states = funnelStates
