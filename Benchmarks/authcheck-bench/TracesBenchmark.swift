@@ -4,15 +4,16 @@ import Foundation
 
 /// `authcheck traces` on generated corpora: records per second and peak memory of the shipped binary.
 enum TracesBenchmark {
-    /// `corpus SPEC RECORDS SEED BROKEN FILE`: writes a corpus of at least RECORDS records drawn from the spec.
+    /// `corpus SPEC RECORDS SEED BROKEN FILE [CONCURRENCY]`: writes a corpus of at least RECORDS records drawn from the spec.
     ///
-    /// 200 sessions open at once, a record every 40 ms of log time on average; BROKEN is the fraction
-    /// of sessions broken on purpose. Prints `records=… sessions=… broken=…`.
+    /// CONCURRENCY sessions open at once (default 200), a record every 40 ms of log time on average;
+    /// BROKEN is the fraction of sessions broken on purpose. Prints `records=… sessions=… broken=…`,
+    /// then each broken session's id, line and fault on stderr.
     static func corpus(_ arguments: ArraySlice<String>) throws {
         let arguments = Array(arguments)
-        guard arguments.count == 5, let records = Int(arguments[1]), let seed = UInt64(arguments[2]),
-              let broken = Double(arguments[3]) else {
-            throw Measure.UsageError(description: "usage: authcheck-bench corpus SPEC RECORDS SEED BROKEN FILE")
+        guard arguments.count == 5 || arguments.count == 6, let records = Int(arguments[1]), let seed = UInt64(arguments[2]),
+              let broken = Double(arguments[3]), let concurrency = arguments.count == 6 ? Int(arguments[5]) : 200 else {
+            throw Measure.UsageError(description: "usage: authcheck-bench corpus SPEC RECORDS SEED BROKEN FILE [CONCURRENCY]")
         }
         let model = try SpecLoader.load(file: arguments[0])
         var options = TraceCorpus.Options()
@@ -20,7 +21,7 @@ enum TracesBenchmark {
         options.records = records
         options.seed = seed
         options.brokenFraction = broken
-        options.concurrency = 200
+        options.concurrency = concurrency
         guard FileManager.default.createFile(atPath: arguments[4], contents: nil),
               let handle = FileHandle(forWritingAtPath: arguments[4]) else {
             throw Measure.UsageError(description: "cannot write \(arguments[4])")
@@ -28,6 +29,11 @@ enum TracesBenchmark {
         defer { try? handle.close() }
         let summary = TraceCorpus.generate(model, options: options) { handle.write(Data($0)) }
         print("records=\(summary.records) sessions=\(summary.sessions) broken=\(summary.broken.count)")
+        if summary.broken.count <= 100 {
+            for entry in summary.broken {
+                FileHandle.standardError.write(Data("broken: \(entry.session) line \(entry.line) \(entry.fault.rawValue)\n".utf8))
+            }
+        }
     }
 
     /// `traces SPEC FILE`: the replay in this process (when `/usr/bin/time` is missing), as a child measures it.

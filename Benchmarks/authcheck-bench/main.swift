@@ -6,7 +6,7 @@
 //   authcheck-bench verify STATES KEYS SEED                            one complete verification (a child)
 //   authcheck-bench export SPEC DEPTH                                  the Promela model SPIN is run on
 //   authcheck-bench passcode COUNT SEED                                normalise COUNT generated inputs (a child)
-//   authcheck-bench corpus SPEC RECORDS SEED BROKEN FILE               write a generated corpus of tracker records
+//   authcheck-bench corpus SPEC RECORDS SEED BROKEN FILE [N]             write a generated corpus of tracker records
 //   authcheck-bench traces SPEC FILE                                   replay a corpus in this process (a child)
 //
 // Every authcheck figure is measured in a child process of its own, so its peak memory (VmHWM)
@@ -37,7 +37,7 @@ do {
               + "       authcheck-bench verify STATES KEYS SEED\n"
               + "       authcheck-bench export SPEC DEPTH\n"
               + "       authcheck-bench passcode COUNT SEED\n"
-              + "       authcheck-bench corpus SPEC RECORDS SEED BROKEN FILE\n"
+              + "       authcheck-bench corpus SPEC RECORDS SEED BROKEN FILE [CONCURRENCY]\n"
               + "       authcheck-bench traces SPEC FILE")
     default:
         try Report(arguments: arguments).run()

@@ -5,7 +5,7 @@ import Foundation
 /// `authcheck traces SPEC FILE...`: replays recorded sessions against the spec, and shows where users went and left.
 enum TracesCommand: Subcommand {
     static let name = "traces"
-    static let abstract = "replay recorded sessions against the spec: what production walked, where users left"
+    static let abstract = "recorded sessions replayed against the spec; the funnel"
     static let argumentsSynopsis = "SPEC FILE..."
     static let argumentsHelp = [
         (name: "SPEC", help: "the spec the sessions ran (JSON)"),
@@ -21,8 +21,11 @@ enum TracesCommand: Subcommand {
     static let sessionTimeout = Option<Double?>("--session-timeout", value: "SECONDS", help:
         "close a session after this long without a record, by the records' timestamps (default 1800; 0 keeps every session open to the end)",
         default: 1800) { text, name throws(UsageError) in
-        if text == "0" { return nil }
-        return try ValueParsers.seconds(text, option: name)
+        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let seconds = Double(text), seconds.isFinite,
+              seconds <= 1e9 else {
+            throw .invalidValue(option: name, value: text, reason: "expected a number of seconds, such as 1800, or 0 to keep sessions open")
+        }
+        return seconds == 0 ? nil : seconds
     }
     static let strict = Option(flag: "--strict", help:
         "records that cannot be read or are out of place also make the verdict violated (exit 1)")

@@ -11,6 +11,10 @@ enum TracesText {
         if report.violated {
             lines.append("\(report.spec): \(style.bad("violated")) — \(grouped(sessions.broken)) of \(counted(sessions.total, "session")) "
                          + "\(sessions.broken == 1 ? "breaks" : "break") the spec (\(read))")
+        } else if exitStatus(report, strict: strict) != 0 {
+            lines.append("\(report.spec): \(style.bad("violated")) — no session breaks the spec, but \(counted(report.problemTotal, "record"))"
+                         + " could not be read or \(report.problemTotal == 1 ? "was" : "were") out of place, under --strict "
+                         + "(\(counted(sessions.total, "session")), \(read))")
         } else {
             lines.append("\(report.spec): \(style.good("holds")) — no session breaks the spec (\(counted(sessions.total, "session")), \(read))")
         }
@@ -40,9 +44,9 @@ enum TracesText {
         }
 
         lines.append("")
-        var ended = ["\(grouped(sessions.succeeded)) signed in", "\(grouped(sessions.aborted)) gave up", "\(grouped(sessions.abandoned)) left part way"]
-        if sessions.broken > 0 { ended.append("\(grouped(sessions.broken)) broke the spec") }
-        lines.append("sessions: \(grouped(sessions.total)): " + ended.joined(separator: ", "))
+        let ended = ["\(grouped(sessions.succeeded)) signed in", "\(grouped(sessions.aborted)) gave up", "\(grouped(sessions.abandoned)) left part way"]
+        lines.append("sessions: \(grouped(sessions.total)): " + ended.joined(separator: ", ")
+                     + (sessions.broken > 0 ? "; \(grouped(sessions.broken)) broke the spec" : ""))
         for note in report.skipped { lines.append("skipped: \(note)") }
 
         // The funnel: per state, then per declared transition.
@@ -50,10 +54,12 @@ enum TracesText {
         lines.append("funnel by state (sessions that entered it; dropped: sessions that ended there, not signed in or out):")
         var stateRows: [[String]] = [["state", "role", "sessions", "entries", "exits", "backs", "refused", "dropped", "drop %", "ended"]]
         for state in report.states {
+            // A terminal state ends sessions rather than dropping them.
+            let terminal = state.isSuccess || state.isAbort
             stateRows.append([
                 state.name, role(state), grouped(state.sessions), grouped(state.entries), grouped(state.exits), grouped(state.backs),
-                grouped(state.rejections), grouped(state.dropped), state.sessions == 0 ? "" : percent(state.dropRate),
-                grouped(state.completed),
+                grouped(state.rejections), terminal ? "" : grouped(state.dropped),
+                terminal || state.sessions == 0 ? "" : percent(state.dropRate), terminal ? grouped(state.completed) : "",
             ])
         }
         let dropOrder = report.states.indices.sorted { report.states[$0].dropped > report.states[$1].dropped }

@@ -236,11 +236,20 @@ package enum TraceCorpus {
         mutating func forward(_ w: inout Walker, due: Bool) -> Bool {
             let top = w.frames[w.frames.count - 1]
             model.successors(state: top.state, keys: top.keys, values: top.values, into: &successors)
-            let moves = successors.filter {
+            var moves = successors.filter {
                 if case .illegal = $0.outcome { return false }
                 return true
             }
             guard !moves.isEmpty else { return false }
+            if due, w.fault == .missingKey {
+                // A session due to lose a key takes a move that can lose one, when the step has one.
+                let losing = moves.filter { move in
+                    guard case let .push(target, _, _) = move.outcome else { return false }
+                    let emission = model.emissions[top.state][move.emission]
+                    return model.requires[target.index].bits & emission.addKeys & ~top.recorded != 0
+                }
+                if !losing.isEmpty { moves = losing }
+            }
             w.loggedOutFrom = nil
             // Self-loops (retries) and moves that end the flow are less likely than moving on.
             let weights = moves.map { move -> Int in
