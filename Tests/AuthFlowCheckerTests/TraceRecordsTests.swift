@@ -323,6 +323,36 @@ struct TraceLog {
         #expect(report.states.first { $0.name == "password" }?.rejections == 1)
     }
 
+    @Test func theRuntimesRecordsOfAVersion2FlowCarryValuesAndReplayClean() throws {
+        let model = try TraceReplayTests.version2()
+        let tracker = FlowTracker(sessionID: "v2", clock: { Date(timeIntervalSince1970: 1_714_564_800) })
+        let session = try model.makeNamedSession(variant: 1)
+        session.tracker = tracker
+        try session.handle(StepOutput("begin", data: [("email", "a@b.c")]))
+        try session.send("wrongPassword") { _ in "" }
+        try session.handle(StepOutput("submitted", data: [("nextStep", .string("resetPassword"))]))
+        try session.back()
+        try session.send("forgot") { _ in "" }
+        try session.back()
+        try session.handle(StepOutput("submitted", data: [("nextStep", .string("done"))]))
+        try session.send("signOut") { _ in "" }
+        try session.handle(StepOutput("begin", data: [("email", "b@c.d")]))
+        try session.send("useAnotherAccount") { _ in "" }
+        let submitted = try #require(tracker.events.first { $0.event == "submitted" })
+        #expect(submitted.added == ["nextStep"] && submitted.values == ["nextStep": "resetPassword"])
+        #expect(tracker.events.last?.cleared == ["email", "attempts"])
+        // Every record a millisecond apart (the clock is fixed).
+        let events = tracker.events.enumerated().map { i, event -> TrackedEvent in
+            var event = event
+            event.timestamp = Date(timeIntervalSince1970: 1_714_564_800 + Double(i) / 1000)
+            return event
+        }
+        let report = try TraceReplayTests.replay(model, FlowTracker.jsonLines(events))
+        #expect(report.findings.isEmpty && report.problems.isEmpty && report.skipped.isEmpty,
+                "\(report.findings) \(report.problems) \(report.skipped)")
+        #expect(report.transitions.first { $0.id == "signIn.forgot" && $0.to == "recoverLink" }?.taken == 1)
+    }
+
     // MARK: authflow/2: values pick the branch, variants narrow
 
     @Test func version2ValuesPickTheBranchAndVariantsNarrowToTheRecords() throws {
@@ -351,5 +381,8 @@ struct TraceLog {
             "z:\(guarded) signIn does not offer forgot here: its condition does not hold on the session's data",
         ])
         #expect(report.problems.isEmpty)
+        // With the variants restricted (--variant recovery=link), y is explained by none.
+        let link = try model.selectingVariants(["recovery": ["link"]])
+        #expect(try TraceReplayTests.replay(link, log.text).findings.map(\.session) == ["w", "x", "y", "z"])
     }
 }

@@ -29,7 +29,7 @@ enum TracesCommand: Subcommand {
     }
     static let strict = Option(flag: "--strict", help:
         "records that cannot be read or are out of place also make the verdict violated (exit 1)")
-    static let options = [format.spec, maxListed.spec, sessionTimeout.spec, strict.spec]
+    static let options = [format.spec, maxListed.spec, sessionTimeout.spec, strict.spec, CommonOptions.variant.spec]
     static let discussion = [
         (title: "CHECKS", body: """
             Each session (records grouped by sessionID) is replayed from the flow's start
@@ -45,7 +45,8 @@ enum TracesCommand: Subcommand {
             Records without those names (an older tracker) still read; the requirement
             check is skipped for them and the report says so. Values are never needed and
             never printed. authflow/2 records name the values of non-secret valued keys,
-            which pick the branch; a session is accepted if any variant explains it.
+            which pick the branch; a session is accepted if any variant explains it
+            (--variant: any of the variants chosen).
             """),
         (title: "RECORDS", body: """
             A record that cannot be read is reported at its file:line and skipped, and the
@@ -82,6 +83,7 @@ enum TracesCommand: Subcommand {
         var maxListed: Int
         var sessionTimeout: Double?
         var strict: Bool
+        var variants: [String: Set<String>]
         var spec: String
         var files: [String]
 
@@ -90,6 +92,7 @@ enum TracesCommand: Subcommand {
             maxListed = try parsed.value(of: TracesCommand.maxListed)
             sessionTimeout = try parsed.value(of: TracesCommand.sessionTimeout)
             strict = try parsed.value(of: TracesCommand.strict)
+            variants = try parsed.value(of: CommonOptions.variant)
             guard let spec = parsed.positionals.first else { throw .missingArgument("SPEC") }
             if spec == SpecRunner.standardInput {
                 throw .invalidValue(option: "SPEC", value: spec, reason: "the spec must be a file: '-' reads the records (FILE) from standard input")
@@ -103,7 +106,8 @@ enum TracesCommand: Subcommand {
         if settings.files.isEmpty { throw .missingArgument("FILE") }
         let start = context.environment.clock.now()
         let model: FlowModel
-        switch SpecRunner.load(settings.spec, options: CheckOptions()) {
+        let checkOptions = CheckOptions(variants: settings.variants)
+        switch SpecRunner.load(settings.spec, options: checkOptions) {
         case let .invalid(report):
             switch settings.format {
             case "text": SpecRunner.reportInvalid(report, json: false, context: context)
@@ -161,7 +165,7 @@ enum TracesCommand: Subcommand {
         case "json":
             context.console.out(TracesJSON.render(report, strict: settings.strict).rendered(pretty: true))
         case "dot", "mermaid":
-            let (check, coverage) = FlowChecker.coverage(model, source: settings.spec, options: CheckOptions(),
+            let (check, coverage) = FlowChecker.coverage(model, source: settings.spec, options: checkOptions,
                                                          normalise: context.environment.makeNormaliser(model),
                                                          start: start, clock: context.environment.clock)
             let graph = CoverageReport(spec: settings.spec, name: model.name, coverage: coverage, check: check, funnel: report)

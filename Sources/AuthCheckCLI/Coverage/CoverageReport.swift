@@ -56,10 +56,8 @@ struct CoverageReport: Sendable {
         Dictionary((funnel?.states ?? []).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// How often each declared transition was taken, by `from.event`, when there is a funnel.
-    var taken: [String: Int] {
-        Dictionary((funnel?.transitions ?? []).map { ($0.id, $0.taken) }, uniquingKeysWith: +)
-    }
+    /// How often each declared transition was taken, in table order (the order of `coverage.transitions`), when there is a funnel.
+    var taken: [Int] { (funnel?.transitions ?? []).map(\.taken) }
 
     /// How a state is labelled on a funnel picture: its sessions, and how many of them left there.
     static func funnelLabel(_ state: TraceReport.StateFunnel) -> String {

@@ -22,6 +22,7 @@ import Foundation
 /// Every id and label is a quoted, escaped DOT string, so any state or event name is valid DOT.
 enum CoverageDot {
     static let grey = "grey55"
+    static let system = "steelblue"
 
     static func render(_ report: CoverageReport) -> String {
         let coverage = report.coverage
@@ -49,7 +50,7 @@ enum CoverageDot {
         }
         let start = freshID("__start__")
         lines.append("  \(quoted(start)) [shape=point, width=0.15, label=\"\", tooltip=\"start\"];")
-        let legend = funnel == nil ? """
+        let base = funnel == nil ? """
             legend\\l\
             state: name, configurations · stacks\\l\
             edge: event · stacks\\l\
@@ -67,6 +68,9 @@ enum CoverageDot {
             dashed grey: unreachable or dead in the spec\\l\
             bold border, ⊘ back: back is not allowed\\l
             """
+        let legend = base + (coverage.transitions.contains(where: \.bySystem) ? "blue, open arrow, ⚙: the system's answer, not the user's\\l" : "")
+            + (coverage.transitions.contains(where: \.reset) ? "bold, ⟲: starts the flow again\\l" : "")
+            + (coverage.transitions.contains { $0.condition != nil || $0.offeredWhen != nil } ? "if G: offered when G holds; [G]: taken when G holds\\l" : "")
         lines.append("  \(quoted(freshID("__legend__"))) [shape=note, fontsize=9, label=\"\(legend)\", tooltip=\"legend\"];")
 
         for state in coverage.states {
@@ -116,31 +120,38 @@ enum CoverageDot {
         }
         let breaking = report.breakingEdges
         let taken = report.taken
-        let most = max(1, taken.values.max() ?? 1)
-        for transition in coverage.transitions {
+        let most = max(1, taken.max() ?? 1)
+        for (i, transition) in coverage.transitions.enumerated() {
             var attributes: [String]
             if transition.fired, funnel != nil {
-                let count = taken[transition.id] ?? 0
+                let count = i < taken.count ? taken[i] : 0
                 if count > 0 {
                     let width = 1 + 4 * Double(count) / Double(most)
-                    attributes = ["label=\(label("\(transition.event) · \(TracesText.grouped(count))"))",
+                    attributes = ["label=\(label("\(transition.label) · \(TracesText.grouped(count))"))",
                                   "penwidth=\(String(format: "%.1f", width))"]
                 } else {
-                    attributes = ["label=\(label("\(transition.event) · never taken"))", "style=dashed", "color=darkorange",
+                    attributes = ["label=\(label("\(transition.label) · never taken"))", "style=dashed", "color=darkorange",
                                   "fontcolor=darkorange"]
                 }
                 if breaking.steps.contains(transition.id) {
                     attributes += ["color=red", "fontcolor=red"]
+                } else if transition.bySystem, count > 0 {
+                    attributes += ["color=\(system)", "fontcolor=\(system)", "arrowhead=open"]
                 }
+                if transition.reset { attributes += ["constraint=false"] }
             } else if transition.fired {
-                attributes = ["label=\(label("\(transition.event) · \(transition.stacks)"))"]
+                attributes = ["label=\(label("\(transition.label) · \(transition.stacks)"))"]
                 if breaking.steps.contains(transition.id) {
                     attributes += ["color=red", "fontcolor=red", "penwidth=2"]
+                } else if transition.bySystem {
+                    // The system's answers are drawn apart from what the user does.
+                    attributes += ["color=\(system)", "fontcolor=\(system)", "arrowhead=open"]
                 }
+                if transition.reset { attributes += ["style=bold", "constraint=false"] }
             } else {
-                attributes = ["label=\(label("\(transition.event) (dead)"))", "style=dashed", "color=\(grey)", "fontcolor=\(grey)"]
+                attributes = ["label=\(label("\(transition.label) (dead)"))", "style=dashed", "color=\(grey)", "fontcolor=\(grey)"]
             }
-            attributes.append("tooltip=\(label("\(transition.from) --\(transition.event)--> \(transition.to)"))")
+            attributes.append("tooltip=\(label("\(transition.from) --\(transition.label)--> \(transition.to)"))")
             lines.append("  \(quoted(transition.from)) -> \(quoted(transition.to)) [\(attributes.joined(separator: ", "))];")
         }
         // Moves sessions made that the table does not have, between states it has.

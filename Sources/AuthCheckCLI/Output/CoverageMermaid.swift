@@ -49,14 +49,14 @@ enum CoverageMermaid {
         }
         let breaking = report.breakingEdges
         let taken = report.taken
-        for transition in coverage.transitions {
+        for (i, transition) in coverage.transitions.enumerated() {
             var note = transition.fired ? "\(transition.stacks) stack\(transition.stacks == 1 ? "" : "s")" : "dead"
             if report.funnel != nil, transition.fired {
-                let count = taken[transition.id] ?? 0
+                let count = i < taken.count ? taken[i] : 0
                 note = count > 0 ? "\(TracesText.grouped(count))×" : "never taken"
             }
             let mark = transition.fired && breaking.steps.contains(transition.id) ? "✗ " : ""
-            lines.append("    \(ids[transition.from]!) --> \(ids[transition.to]!) : \(mark)\(text(transition.event)) (\(note))")
+            lines.append("    \(ids[transition.from]!) --> \(ids[transition.to]!) : \(mark)\(text(transition.label)) (\(note))")
         }
         for move in report.funnel?.offSpec ?? [] {
             guard let from = ids[move.from], let to = ids[move.to] else { continue }
@@ -81,16 +81,19 @@ enum CoverageMermaid {
             }
         }
         if let initial = coverage.states.first(where: \.isInitial) {
+            let extras = (coverage.transitions.contains(where: \.bySystem) ? " ⚙: the system's answer, not the user's." : "")
+                + (coverage.transitions.contains(where: \.reset) ? " ⟲: starts the flow again." : "")
+                + (coverage.transitions.contains { $0.condition != nil || $0.offeredWhen != nil } ? " if G: offered when G holds; [G]: taken when G holds." : "")
             if report.funnel != nil {
                 lines.append("    note left of \(ids[initial.name]!) : "
                     + "Legend. State: sessions that entered it, and those that left there. Edge: event (times taken). "
                     + "✗ edge: sessions took it, the spec has no such move. Red: a violated state. Dashed grey: unreachable. "
-                    + "Bold border: back is not allowed.")
+                    + "Bold border: back is not allowed." + extras)
             } else {
                 lines.append("    note left of \(ids[initial.name]!) : "
                     + "Legend. Edge: event (stacks). Red: a violated state. ✗ edge: the step that breaks it. "
                     + "No transition: an event the table has no row for. Dashed grey: unreachable. "
-                    + "Bold border: back is not allowed.")
+                    + "Bold border: back is not allowed." + extras)
             }
         }
         return lines.joined(separator: "\n")
