@@ -308,7 +308,8 @@ struct Report {
              + "Specs/email-first.json by `TraceCorpus` (`authcheck-bench corpus`: 200 sessions open at once, a record every 40 ms of "
              + "log time on average, retries, backs, refused attempts, users leaving, 1% of the sessions broken on purpose). Rates are "
              + "records per wall-clock second and per CPU second (one thread); peak MB is the process's maximum resident set. "
-             + "✓: the sessions flagged are exactly the broken ones and no record is unreadable. Best of \(repeats) run\(repeats == 1 ? "" : "s").")
+             + "✓: the sessions flagged are exactly the broken ones and no record is unreadable. Best of \(repeats) run\(repeats == 1 ? "" : "s"). "
+             + "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpuModel()); load average at the start: \(loadAverage()).")
         emit("")
         emit("| records | file MB | sessions flagged | seconds | records/s | CPU s | records/CPU s | sessions open at most | peak MB |")
         emit("|--:|--:|--:|--:|--:|--:|--:|--:|--:|")

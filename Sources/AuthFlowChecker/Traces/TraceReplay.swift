@@ -20,7 +20,7 @@ import Foundation
 /// the records' own time.
 ///
 /// ```swift
-/// let replay = TraceReplay(model: model, spec: "Specs/email-first.json")
+/// var replay = TraceReplay(model: model, spec: "Specs/email-first.json")
 /// try replay.read(.file("sessions.jsonl"))
 /// let report = replay.finish()
 /// ```

@@ -116,8 +116,8 @@ struct TraceSessionTable {
         }
         index[hole] = -1
         live[slot] = false
-        // A long session's stack is not kept for the next one in its slot.
-        if slots[slot].frames.capacity > 64 { slots[slot].frames = [] }
+        // A tall session's stack is not kept for the next one in its slot: what every slot keeps stays small.
+        if slots[slot].frames.capacity > 16 { slots[slot].frames = [] }
         free.append(Int32(slot))
         count -= 1
     }
