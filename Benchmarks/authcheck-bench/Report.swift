@@ -208,6 +208,9 @@ struct Report {
         }
         emit()
 
+        // 3b. authflow/2 against authflow/1.
+        let version2 = try version2Section(emit)
+
         // 4. Complete verification of generated flows.
         emit("## Complete `(state, data keys)` verification of generated flows (16 keys)")
         emit()
@@ -271,6 +274,11 @@ struct Report {
             emit("- the conformance walk of the example coordinator with its undo at depth \(conformanceTarget.depth): "
                  + "\(f(conformanceTarget.ratio, 1))× slower than the built-in runtime's walk — "
                  + (conformanceTarget.ratio <= 3 ? "met (within 3×)" : "**not met** (target within 3×)"))
+        }
+        if let version2 {
+            emit("- the lockstep walk on a /2 flow with 3 valued keys and a counter keeps \(f(version2.ratio, 2))× the stacks per second "
+                 + "of a /1 flow of the same size (peak \(f(version2.peakV2, 1)) MB against \(f(version2.peakV1, 1)) MB) — "
+                 + (version2.ratio >= 0.5 ? "met (at least half)" : "**not met** (target at least half)"))
         }
         if let verifyTarget {
             emit("- complete verification of a generated flow of \(verifyTarget.states) states and 16 keys: "

@@ -102,6 +102,8 @@ extension EndToEndCase {
               environment: ["AUTHCHECK_TEST_FAULT": "undo-refused:otp"]),
         .init("fuzz-invalid-spec", ["fuzz", Fixture.spec("malformed")]),
         .init("export-promela", ["export", "--format", "promela", "--depth", "3", Fixture.sessionRestore]),
+        // Without --depth, every configuration: a deadlock is an invalid end state, the terminal states wait.
+        .init("export-promela-configurations", ["export", "--format", "promela", Fixture.spec("deadlock")]),
         .init("usage-export-bad-format", ["export", "--format", "tla", Fixture.sessionRestore]),
         // A report's format names the command that writes it.
         .init("usage-export-json", ["export", "--format", "json", Fixture.sessionRestore]),

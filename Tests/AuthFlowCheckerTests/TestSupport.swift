@@ -29,3 +29,17 @@ enum Files {
         try SpecLoader.load(file: path)
     }
 }
+
+extension Files {
+    /// Every `authflow/2` fixture, in `Fixtures/version2/` and the folders under it, sorted.
+    static var version2: [String] {
+        let folder = Bundle.module.url(forResource: "Fixtures/version2", withExtension: nil)!
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        return files.filter { $0.pathExtension == "json" }.map(\.path).sorted()
+    }
+
+    /// The `authflow/2` fixture `name` (without `.json`).
+    static func version2(_ name: String) -> String {
+        Bundle.module.url(forResource: "Fixtures/version2/\(name)", withExtension: "json")!.path
+    }
+}

@@ -326,7 +326,7 @@ struct TraceLog {
     @Test func theRuntimesRecordsOfAVersion2FlowCarryValuesAndReplayClean() throws {
         let model = try TraceReplayTests.version2()
         let tracker = FlowTracker(sessionID: "v2", clock: { Date(timeIntervalSince1970: 1_714_564_800) })
-        let session = try model.makeNamedSession(variant: 1)
+        let session = model.makeNamedSession(variant: 1)
         session.tracker = tracker
         try session.handle(StepOutput("begin", data: [("email", "a@b.c")]))
         try session.send("wrongPassword") { _ in "" }

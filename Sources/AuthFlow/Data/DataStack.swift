@@ -108,7 +108,7 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
     /// Pushes a frame that sets each key of `changes` to its value, or removes it for `nil` (a cleared key).
     /// ``pop()`` restores exactly what was there, removed keys included.
     /// - Complexity: O(changes).
-    public mutating func push(changes: [(key: Key, value: Value?)]) {
+    @inlinable public mutating func push(changes: [(key: Key, value: Value?)]) {
         frameStarts.append(log.count)
         for (key, value) in changes {
             let previous = set(key, to: value)

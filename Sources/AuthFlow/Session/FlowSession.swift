@@ -254,7 +254,9 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         return _adds(for: event) != nil && machine.canSend(event)
     }
 
-    @usableFromInline func _canHandleByRules(_ rules: SessionRules<State, Event, Key, Value>, _ event: Event) -> Bool {
+    @usableFromInline
+    @_specialize(exported: false, where State == StateID, Event == EventID, Key == KeyID, Value == FlowValue)
+    func _canHandleByRules(_ rules: SessionRules<State, Event, Key, Value>, _ event: Event) -> Bool {
         guard let s = rules.id(of: machine.state), let e = rules.id(of: event), let index = rules.emission(e, in: s) else { return false }
         return rules.accepts(state: s, emission: index)
     }

@@ -1,6 +1,7 @@
 extension SessionRules {
     /// What a tracker records of a move by the rules: the keys the emission added or set, the keys it
     /// and the row cleared (names only), and the values of the valued keys it added or set that are not secret.
+    @usableFromInline
     func trackedData(state: Int, emission index: Int, row: FlowModel.GuardedRow, keys: UInt64, values: UInt64)
         -> (added: [Key], cleared: [Key], values: [Key: String]) {
         let emission = model.emissions[state][index]

@@ -81,7 +81,7 @@ extension _FlowModelBuilder {
                 guard let (key, index) = keyValue(pair.key, pair.value, at: path.member("equals").member(pair.key)) else { return nil }
                 conditions.append(.valueIn(key.index, mask: 1 << UInt64(index)))
             }
-            return .all(conditions)
+            return Condition.all(folding: conditions)
         case let .isIn(lists):
             var conditions: [Condition] = []
             for list in lists {
@@ -93,7 +93,7 @@ extension _FlowModelBuilder {
                 guard let key = keyIndex[list.key] else { return nil }
                 conditions.append(.valueIn(key.index, mask: mask))
             }
-            return .all(conditions)
+            return Condition.all(folding: conditions)
         case let .atLeast(bounds), let .below(bounds):
             let op = { if case .atLeast = guardSpec { return "atLeast" } else { return "below" } }()
             var conditions: [Condition] = []
@@ -110,7 +110,7 @@ extension _FlowModelBuilder {
                 }
                 conditions.append(op == "atLeast" ? .atLeast(key.index, bound.bound) : .below(key.index, bound.bound))
             }
-            return .all(conditions)
+            return Condition.all(folding: conditions)
         case let .all(guards), let .any(guards):
             let op = { if case .all = guardSpec { return "all" } else { return "any" } }()
             var conditions: [Condition] = []
