@@ -40,6 +40,9 @@ extension EndToEndCase {
     /// A log of tracker records written for the command's tests, in `Expected/traces/`.
     static func traceLog(_ name: String) -> String { "Tests/AuthCheckEndToEndTests/Expected/traces/\(name).jsonl" }
 
+    /// The `authflow/2` fixture of the checker's tests: values, counters, config variants, guards, a reset row.
+    static let version2Spec = "Tests/AuthFlowCheckerTests/Fixtures/version2/sign-in.json"
+
     /// The README's example: sessions recorded against session-restore, six of them broken, the last record cut off.
     static let exampleLog = "Examples/traces/session-restore.jsonl"
 
@@ -60,6 +63,10 @@ extension EndToEndCase {
         .init("traces-stdin", ["traces", Fixture.emailFirst, "-"], stdin: contents(traceLog("old"))),
         // Sessions that continue from one file into the next (clean.jsonl cut in two).
         .init("traces-two-files", ["traces", Fixture.emailFirst, traceLog("day1"), traceLog("day2")]),
+        // authflow/2: values pick the branch, guards and variants replayed; --variant narrows the candidates.
+        .init("traces-version2", ["traces", version2Spec, traceLog("version2")]),
+        .init("traces-version2-variant", ["traces", "--format", "json", "--max-listed", "3", "--variant", "recovery=link",
+                                          version2Spec, traceLog("version2")]),
         .init("traces-missing-file", ["traces", Fixture.emailFirst, "no-such-log.jsonl"]),
         .init("traces-invalid-spec", ["traces", Fixture.spec("malformed"), traceLog("clean")]),
         .init("traces-invalid-spec-dot", ["traces", "--format", "dot", Fixture.spec("malformed"), traceLog("clean")]),
