@@ -351,6 +351,9 @@ struct TraceLog {
         #expect(report.findings.isEmpty && report.problems.isEmpty && report.skipped.isEmpty,
                 "\(report.findings) \(report.problems) \(report.skipped)")
         #expect(report.transitions.first { $0.id == "signIn.forgot" && $0.to == "recoverLink" }?.taken == 1)
+        // The sign-out row, recorded as a reset naming its event, is taken and ends the run signed in.
+        #expect(tracker.events.contains { $0.kind == .reset && $0.event == "signOut" })
+        #expect(report.transitions.first { $0.id == "signedIn.signOut" }?.taken == 1)
     }
 
     // MARK: authflow/2: values pick the branch, variants narrow

@@ -198,8 +198,10 @@ package enum TraceCorpus {
             if due, inject(&w) { return }
             if terminal {
                 if model.isSuccess[top.state], !w.loggedOut, random.double01() < options.logout {
-                    // A logout: the reset is recorded in the session, which starts again.
                     w.loggedOut = true
+                    // A sign-out row of the spec's own, when the state has one; else the app's logout.
+                    if forward(&w, due: false) { return }
+                    // A logout: the reset is recorded in the session, which starts again.
                     w.loggedOutFrom = top.state
                     emit(w, .reset, from: top.state, to: model.initial.index)
                     let root = model.roots[w.variant]
@@ -292,8 +294,9 @@ package enum TraceCorpus {
                 w.frames.append(Walker.Frame(state: target.index, keys: keys, values: values,
                                              recorded: (top.recorded & ~cleared) | recordedAdds))
             case .reset:
-                emit(w, .transition, from: top.state, event: chosen.event.index, to: model.initial.index, added: added, cleared: cleared,
-                     values: [:])
+                // A reset row: the runtime records it as a reset naming its event.
+                emit(w, .reset, from: top.state, event: chosen.event.index, to: model.initial.index)
+                if model.isTerminal[top.state] { w.loggedOutFrom = top.state }
                 let root = model.roots[w.variant]
                 w.frames = [Walker.Frame(state: model.initial.index, keys: root.keys, values: root.values, recorded: root.keys)]
             case .illegal:

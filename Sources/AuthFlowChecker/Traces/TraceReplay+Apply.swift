@@ -350,8 +350,10 @@ extension TraceReplay {
         let top = sessions.slots[slot].frames[sessions.slots[slot].frames.count - 1]
         if top.state >= 0 && isTerminal[Int(top.state)] { sessions.slots[slot].endedInTerminal = top.state }
         if record.event >= 0, sessions.slots[slot].checked, top.state >= 0, !isStatic {
-            if case let .refused(reason) = dynamicMove(slot, top, resetOnly: true) {
-                illegal(slot, line: line, state: top.state, reason)
+            switch dynamicMove(slot, top, resetOnly: true) {
+            case let .refused(reason): illegal(slot, line: line, state: top.state, reason)
+            case let .reset(row): countTaken(row, from: top.state)
+            case .push: break
             }
         } else if record.to >= 0 && record.to != initial {
             illegal(slot, line: line, state: top.state,
