@@ -119,13 +119,13 @@ struct TraceLog {
             "s1:\(atRoot) forbidden-back start: back at start, the start of the flow: there is nothing to go back to",
             "s2:\(terminal) forbidden-back cancelled: back from cancelled, a terminal state: the flow had ended",
         ])
-        // refresh says back: false.
+        // welcomeBack says back: false.
         var restore = TraceLog()
-        restore.go("r", "launch", "cachedSessionValid", "refresh", added: ["cachedToken", "session"])
-        let noBack = restore.back("r", "refresh", "launch")
+        restore.go("r", "launch", "cachedSessionFound", "welcomeBack", added: ["cachedToken", "email", "account"])
+        let noBack = restore.back("r", "welcomeBack", "launch")
         let restored = try TraceReplayTests.replay(model, restore.text)
         #expect(restored.findings.map { "\($0.session):\($0.line) \($0.property.rawValue): \($0.message)" }
-                == ["r:\(noBack) forbidden-back: back from refresh, whose step says back: false"])
+                == ["r:\(noBack) forbidden-back: back from welcomeBack, whose step says back: false"])
         // Refused backs are rejections: the runtime did its job, nothing to flag.
         var refused = TraceLog()
         refused.record(.rejection, "q", "start")

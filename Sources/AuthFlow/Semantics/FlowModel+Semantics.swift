@@ -46,7 +46,7 @@ extension FlowModel {
         @usableFromInline package var rows: [GuardedRow]
 
         /// How many branches its effects have.
-        package func branchCount(_ layout: DataLayout) -> Int {
+        @usableFromInline package func branchCount(_ layout: DataLayout) -> Int {
             addValued.reduce(1) { count, key in
                 if case let .valued(values) = layout.kinds[key] { return count * values }
                 return count

@@ -37,11 +37,8 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     @usableFromInline let outputBits: [[UInt64]]
     /// Per state, per emission: whether some row without a guard takes every branch (then the emission is
     /// accepted exactly when offered, with no branch to try).
-    let alwaysTaken: [[Bool]]
-    /// The changes of the step being pushed, reused so a move allocates nothing once warm.
-    @usableFromInline var changes: [(key: Key, value: Value?)] = []
-    /// The dense frame of each step, root first: parallel to the machine's history.
-    @usableFromInline var frames: [(keys: UInt64, values: UInt64)]
+    @usableFromInline let alwaysTaken: [[Bool]]
+
     /// The config values of the variant, as the app's values.
     let config: [Key: Value]
 
@@ -73,7 +70,6 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
             }
         }
         let root = model.roots[variant]
-        self.frames = [(root.keys, root.values)]
         var config: [Key: Value] = [:]
         for key in 0..<model.keys.count where layout.isConfig[key] {
             if let text = layout.shown(key, keys: root.keys, values: root.values) { config[keys[key]] = values.makeText(text) }
@@ -86,20 +82,11 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     @usableFromInline @inline(__always) func id(of event: Event) -> Int? { _DenseIndex.index(event) ?? eventIndex[event] }
     @usableFromInline @inline(__always) func id(of key: Key) -> Int? { _DenseIndex.index(key) ?? keyIndex[key] }
 
-    /// Drops the top frame (an undo), keeping the root.
-    @usableFromInline func popFrame() {
-        if frames.count > 1 { frames.removeLast() }
-    }
-
-    /// Back to the variant's root frame alone.
-    @inlinable func resetFrames() {
-        frames.removeAll(keepingCapacity: true)
+    /// The variant's root frame.
+    @inlinable var root: (keys: UInt64, values: UInt64) {
         let root = model.roots[variant]
-        frames.append((root.keys, root.values))
+        return (root.keys, root.values)
     }
-
-    /// The current frame.
-    var frame: (keys: UInt64, values: UInt64) { frames[frames.count - 1] }
 
     /// The index of `event`'s emission in the step of `state`, if the step emits it.
     @inlinable func emission(_ event: Int, in state: Int) -> Int? {
@@ -107,8 +94,8 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     }
 
     /// Where the emission leads from the current frame for `branch`, and the data after its effects.
-    @inlinable func outcome(state: Int, emission index: Int, branch: Int) -> (row: FlowModel.GuardedRow?, keys: UInt64, values: UInt64) {
-        let frame = frames[frames.count - 1]
+    @inlinable func outcome(state: Int, emission index: Int, branch: Int, from frame: (keys: UInt64, values: UInt64))
+        -> (row: FlowModel.GuardedRow?, keys: UInt64, values: UInt64) {
         let (keys, values) = model.applying(model.emissions[state][index], branch: branch, keys: frame.keys, values: frame.values)
         let layout = model.layout
         for row in model.emissions[state][index].rows where row.when?.holds(state: Int32(state), keys: keys, values: values, layout: layout) ?? true {
@@ -118,16 +105,17 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     }
 
     /// Whether the step of `state` offers its emission `index` now.
-    @inlinable func offers(state: Int, emission index: Int) -> Bool {
-        let frame = frames[frames.count - 1]
+    @inlinable func offers(state: Int, emission index: Int, in frame: (keys: UInt64, values: UInt64)) -> Bool {
         return model.emissions[state][index].when?.holds(state: Int32(state), keys: frame.keys, values: frame.values, layout: model.layout) ?? true
     }
 
     /// Whether the step of `state` offers its emission `index` now and some branch of it has a row that fires.
-    func accepts(state: Int, emission index: Int) -> Bool {
-        guard offers(state: state, emission: index) else { return false }
+    @inlinable func accepts(state: Int, emission index: Int, in frame: (keys: UInt64, values: UInt64)) -> Bool {
+        guard offers(state: state, emission: index, in: frame) else { return false }
         if alwaysTaken[state][index] { return true }
-        return (0..<model.emissions[state][index].branchCount(model.layout)).contains { outcome(state: state, emission: index, branch: $0).row != nil }
+        return (0..<model.emissions[state][index].branchCount(model.layout)).contains {
+            outcome(state: state, emission: index, branch: $0, from: frame).row != nil
+        }
     }
 
     /// The value the app holds for key `k` in the frame `(keys, values)`: `output` for a key the step
@@ -164,7 +152,8 @@ extension FlowSession {
             if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "not in the output contract") }
             throw .eventNotInContract(state: from, event: event)
         }
-        guard rules.offers(state: s, emission: index) else {
+        let frame = storage.frames[storage.frames.count - 1]
+        guard rules.offers(state: s, emission: index, in: frame) else {
             if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "not offered now") }
             throw .eventNotOffered(state: from, event: event)
         }
@@ -194,7 +183,7 @@ extension FlowSession {
             }
             branch = branch * layout.domains[k].count + position
         }
-        let (row, keys, values) = rules.outcome(state: s, emission: index, branch: branch)
+        let (row, keys, values) = rules.outcome(state: s, emission: index, branch: branch, from: frame)
         guard let row else {
             let error = TransitionError<State, Event>.noTransition(from: from, on: event)
             if storage.tracker != nil { track(.rejection, from: from, event: event, reason: error.description) }
@@ -205,7 +194,8 @@ extension FlowSession {
             let to = machine.initial
             machine.reset()
             storage.data.reset()
-            rules.resetFrames()
+            storage.frames.removeAll(keepingCapacity: true)
+            storage.frames.append(rules.root)
             if storage.tracker != nil { track(.reset, from: from, event: event, to: to) }
             if storage.presenter != nil { present() }
             return Transition(from: from, on: event, to: to)
@@ -219,17 +209,16 @@ extension FlowSession {
         let childKeys = keys & ~row.clearKeys
         let childValues = values & ~row.clearValues
         let sentBits = rules.outputBits[s][index]
-        rules.changes.removeAll(keepingCapacity: true)
+        storage.data.beginFrame()
         var bits = rules.touched[s][index] | row.clearKeys
         while bits != 0 {
             let k = bits.trailingZeroBitCount
             bits &= bits - 1
             let key = rules.keys[k]
             let sentValue = sentBits & (1 << UInt64(k)) != 0 ? output(key) : nil
-            rules.changes.append((key, rules.value(of: k, keys: childKeys, values: childValues, output: sentValue)))
+            storage.data.write(key, rules.value(of: k, keys: childKeys, values: childValues, output: sentValue))
         }
-        storage.data.push(changes: rules.changes)
-        rules.frames.append((childKeys, childValues))
+        storage.frames.append((childKeys, childValues))
         let data = storage.tracker == nil ? nil : rules.trackedData(state: s, emission: index, row: row, keys: childKeys, values: childValues)
         entered(transition, added: data?.added ?? [], cleared: data?.cleared, values: data?.values)
         return transition
@@ -240,7 +229,7 @@ extension FlowSession {
         guard let s = rules.id(of: machine.state) else { return [] }
         return contract.emits.compactMap { emission in
             guard let e = rules.id(of: emission.event), let index = rules.emission(e, in: s),
-                  rules.accepts(state: s, emission: index) else { return nil }
+                  rules.accepts(state: s, emission: index, in: storage.frames[storage.frames.count - 1]) else { return nil }
             return emission.event
         }
     }

@@ -49,6 +49,9 @@ struct FrameWalk<Driver: FlowDriver> {
     /// Bits of the keys a frame does not hold as data: config keys (fixed per variant) and counters (compared by count).
     let configBits: UInt64
     let counters: [Int]
+    /// Bits of the counters and of the valued keys: how ``matches(_:)`` compares each key.
+    let counterBits: UInt64
+    let valuedBits: UInt64
     var variant = 0
     var stacks = 0
     var stoppedBy: StopReason?
@@ -92,6 +95,8 @@ struct FrameWalk<Driver: FlowDriver> {
         let layout = model.layout
         self.configBits = (0..<model.keys.count).reduce(0) { layout.isConfig[$1] ? $0 | 1 << UInt64($1) : $0 }
         self.counters = (0..<model.keys.count).filter { layout.isCounter($0) }
+        self.counterBits = counters.reduce(0) { $0 | 1 << UInt64($1) }
+        self.valuedBits = (0..<model.keys.count).reduce(0) { layout.isValued($1) ? $0 | 1 << UInt64($1) : $0 }
         self.sender = ValueSender(layout: layout, keys: model.keys.count)
     }
 
@@ -240,7 +245,12 @@ struct FrameWalk<Driver: FlowDriver> {
     /// The keys the runtime must hold as data in `node`: present keys but config, and counters above 0.
     func dataBits(_ node: Node) -> UInt64 {
         var bits = node.keys & ~configBits
-        for k in counters where model.layout.field(k, in: node.values) > 0 { bits |= 1 << UInt64(k) }
+        var rest = counterBits
+        while rest != 0 {
+            let k = rest.trailingZeroBitCount
+            rest &= rest - 1
+            if node.values & model.layout.mask(k) != 0 { bits |= 1 << UInt64(k) }
+        }
         return bits
     }
 
@@ -259,13 +269,7 @@ struct FrameWalk<Driver: FlowDriver> {
         if driver.state.rawValue != node.state || (readsInternals && driver.height != nodes.count) || driver.dataCount != bits.nonzeroBitCount {
             return false
         }
-        var rest = bits
-        while rest != 0 {
-            let k = rest.trailingZeroBitCount
-            rest &= rest - 1
-            if driver.value(of: KeyID(Int32(k))) != expectedValue(KeyID(Int32(k)), in: node) { return false }
-        }
-        return true
+        return matchesData(node, bits: bits)
     }
 
     func mismatch(_ node: Node) -> FrameMismatch? {
@@ -385,13 +389,26 @@ struct FrameWalk<Driver: FlowDriver> {
         }
     }
 
-    /// Whether the runtime's data values equal `node`'s (the count is compared by the caller).
-    func matchesData(_ node: Node) -> Bool {
-        var rest = dataBits(node)
+    /// Whether the runtime's data values equal `node`'s (the count is compared by the caller), without building the values.
+    func matchesData(_ node: Node, bits: UInt64? = nil) -> Bool {
+        let layout = model.layout
+        var rest = bits ?? dataBits(node)
         while rest != 0 {
             let k = rest.trailingZeroBitCount
             rest &= rest - 1
-            if driver.value(of: KeyID(Int32(k))) != expectedValue(KeyID(Int32(k)), in: node) { return false }
+            let bit: UInt64 = 1 << UInt64(k)
+            switch driver.value(of: KeyID(Int32(k))) {
+            case let .int(number)?:
+                if counterBits & bit != 0 {
+                    if number != layout.field(k, in: node.values) { return false }
+                } else if valuedBits & bit != 0 || number != expected[k] {
+                    return false
+                }
+            case let .string(text)?:
+                guard valuedBits & bit != 0, text == layout.domains[k][layout.field(k, in: node.values)] else { return false }
+            default:
+                return false
+            }
         }
         return true
     }
