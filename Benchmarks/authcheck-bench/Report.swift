@@ -313,48 +313,55 @@ struct Report {
         }
         let corpora = "\(root)/.build-bench/traces"
         try FileManager.default.createDirectory(atPath: corpora, withIntermediateDirectories: true)
-        let sizes = quick ? [250_000, 1_000_000] : [1_000_000, 10_000_000, 20_000_000]
+        // email-first is authflow/1 (moves read from the table); session-restore is authflow/2 (guards,
+        // system answers, clears and a sign-out row: every move through the successor function).
+        let cases: [(spec: String, records: Int)] = quick
+            ? [("email-first", 250_000), ("email-first", 1_000_000), ("session-restore", 1_000_000)]
+            : [("email-first", 1_000_000), ("email-first", 10_000_000), ("email-first", 20_000_000), ("session-restore", 10_000_000)]
         emit("## authcheck traces on generated corpora")
         emit("")
         emit("`authcheck traces --format json SPEC FILE` (the shipped release binary) under `/usr/bin/time -v`, on corpora drawn from "
-             + "Specs/email-first.json by `TraceCorpus` (`authcheck-bench corpus`: 200 sessions open at once, a record every 40 ms of "
+             + "Specs/email-first.json (authflow/1) and Specs/session-restore.json (authflow/2) by `TraceCorpus` (`authcheck-bench corpus`: 200 sessions open at once, a record every 40 ms of "
              + "log time on average, retries, backs, refused attempts, users leaving, 1% of the sessions broken on purpose). Rates are "
              + "records per wall-clock second and per CPU second (one thread); peak MB is the process's maximum resident set. "
              + "✓: the sessions flagged are exactly the broken ones and no record is unreadable. Best of \(repeats) run\(repeats == 1 ? "" : "s"). "
              + "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpuModel()); load average at the start: \(loadAverage()).")
         emit("")
-        emit("| records | file MB | sessions flagged | seconds | records/s | CPU s | records/CPU s | sessions open at most | peak MB |")
-        emit("|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+        emit("| spec | records | file MB | sessions flagged | seconds | records/s | CPU s | records/CPU s | sessions open at most | peak MB |")
+        emit("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
         var runs: [(records: Int, run: TracesBenchmark.Run)] = []
-        for size in sizes {
-            let file = "\(corpora)/email-first-\(size).jsonl"
+        var others: [TracesBenchmark.Run] = []
+        for (name, size) in cases {
+            let file = "\(corpora)/\(name)-\(size).jsonl"
             let done = file + ".summary"
             if !FileManager.default.fileExists(atPath: done) {
                 let line = try Shell.run(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path,
-                                         ["corpus", spec("email-first"), String(size), "1", "0.01", file])
+                                         ["corpus", spec(name), String(size), "1", "0.01", file])
                 try line.write(toFile: done, atomically: true, encoding: .utf8)
             }
             let summary = Measure.fields(try String(contentsOfFile: done, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
             let broken = Int(summary["broken"] ?? "") ?? -1
             var best: TracesBenchmark.Run?
             for _ in 0..<repeats {
-                let run = try TracesBenchmark.timed(authcheck: authcheck, spec: spec("email-first"), file: file)
+                let run = try TracesBenchmark.timed(authcheck: authcheck, spec: spec(name), file: file)
                 if best == nil || run.seconds < best!.seconds { best = run }
             }
             let run = best!
-            runs.append((run.records, run))
+            if name == "email-first" { runs.append((run.records, run)) } else { others.append(run) }
             let megabytes = Double((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0) / 1_048_576
             let exact = run.broken == broken && run.problems == 0
-            emit("| \(run.records) | \(f(megabytes, 0)) | \(run.broken)\(exact ? " ✓" : " **expected \(broken), \(run.problems) unreadable**") "
+            emit("| \(name) | \(run.records) | \(f(megabytes, 0)) | \(run.broken)\(exact ? " ✓" : " **expected \(broken), \(run.problems) unreadable**") "
                  + "| \(f(run.seconds, 2)) | \(rate(run.rate)) | \(f(run.cpu, 2)) | \(rate(run.cpuRate)) | \(run.peakOpen) | \(f(run.peakMB, 1)) |")
         }
         emit("")
         guard let largest = runs.last?.run, let smallest = runs.first?.run else { return nil }
         let flat = largest.peakMB <= smallest.peakMB * 1.1 + 1
         let fast = largest.cpuRate >= 2_000_000
+        let slowest = others.map(\.cpuRate).min() ?? largest.cpuRate
         return "- `authcheck traces` on \(largest.records) records: \(rate(largest.cpuRate)) records per CPU second "
             + "(\(rate(largest.rate))/s wall-clock), \(f(largest.peakMB, 1)) MB peak against \(f(smallest.peakMB, 1)) MB at "
-            + "\(smallest.records) records — " + (fast && flat ? "met" : "**not met**") + " (target ≥ 2 M records/s on one core, memory flat)"
+            + "\(smallest.records) records; \(rate(slowest)) records per CPU second on the authflow/2 corpus — "
+            + (fast && flat && slowest >= 2_000_000 ? "met" : "**not met**") + " (target ≥ 2 M records/s on one core, memory flat)"
     }
 
     /// The 1, 5 and 15 minute load averages.
