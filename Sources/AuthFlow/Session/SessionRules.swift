@@ -223,7 +223,8 @@ extension FlowSession {
             storage.data.write(key, rules.value(of: k, keys: childKeys, values: childValues, output: sentValue))
         }
         storage.frames.append((childKeys, childValues))
-        entered(transition)
+        let data = storage.tracker == nil ? nil : rules.trackedData(state: s, emission: index, row: row, keys: childKeys, values: childValues)
+        entered(transition, added: data?.added ?? [], cleared: data?.cleared, values: data?.values)
         return transition
     }
 

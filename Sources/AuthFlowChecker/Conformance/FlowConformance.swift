@@ -26,7 +26,11 @@ public struct FlowConformance<Flow: FlowUnderTest> {
     public var usesCapabilities = true
 
     /// Checks the implementations `make` returns (each a fresh one, at the spec's initial state with no data) against `model`.
+    /// - Precondition: the model's moves depend on the state alone (every `authflow/1` flow; an `authflow/2`
+    ///   flow without guards, values, clears, counters, resets or config): an app's coordinator is not yet
+    ///   checked against data-dependent moves. ``FlowGate/assertConforms(spec:depth:runs:seed:callerFile:make:)`` says so instead.
     public init(model: FlowModel, make: @escaping () -> Flow) {
+        precondition(model.isStatic, "FlowConformance checks a coordinator against a flow whose moves the state alone decides; this authflow/2 flow's depend on its data")
         self.model = model
         self.make = make
     }
