@@ -16,7 +16,7 @@ struct MeasuredRun: CustomStringConvertible {
     var status: Int32?
     /// The signal that ended the process, if one did.
     var signal: Int32?
-    /// The child's peak resident set size, in bytes (`ru_maxrss` of this child alone, from `wait4`).
+    /// The child's peak resident set size, in bytes (its own `VmHWM` on Linux, read while it runs; `ru_maxrss` elsewhere).
     var peakBytes: Int
 
     var peakMiB: Double { Double(peakBytes) / 1_048_576 }
@@ -29,6 +29,13 @@ struct MeasuredRun: CustomStringConvertible {
     /// Runs `executable` with `posix_spawn`, waits for it with `wait4` and reads that child's own
     /// peak RSS. (`getrusage(RUSAGE_CHILDREN)` would report the largest of every child this test
     /// process has waited for, and the suites run in parallel.)
+    /// The `VmHWM` of a running process, in kilobytes; 0 when it cannot be read.
+    static func highWaterKB(of pid: pid_t) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first { !$0.isEmpty }.map(String.init) ?? "") ?? 0
+    }
+
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> MeasuredRun {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -56,12 +63,23 @@ struct MeasuredRun: CustomStringConvertible {
         }
         var waitStatus: Int32 = 0
         var usage = rusage()
-        while wait4(pid, &waitStatus, 0, &usage) < 0 {
-            guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EINVAL) }
+        // On Linux a spawned child's ru_maxrss starts from this process's own peak (posix_spawn
+        // clones this address space before the exec), so a test process past the bound fails every
+        // check. The child's own high-water mark, VmHWM, is read while it runs instead.
+        var polledKB = 0
+        while true {
+            let waited = wait4(pid, &waitStatus, WNOHANG, &usage)
+            if waited == pid { break }
+            if waited < 0 {
+                guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EINVAL) }
+                continue
+            }
+            polledKB = max(polledKB, Self.highWaterKB(of: pid))
+            usleep(2_000)
         }
         let signal = waitStatus & 0x7F
         #if os(Linux)
-        let peak = usage.ru_maxrss * 1024   // kilobytes on Linux
+        let peak = (polledKB > 0 ? polledKB : usage.ru_maxrss) * 1024   // kilobytes on Linux
         #else
         let peak = usage.ru_maxrss          // bytes on Darwin
         #endif
