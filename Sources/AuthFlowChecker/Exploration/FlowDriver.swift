@@ -27,6 +27,24 @@ public protocol FlowDriver: AnyObject {
     func undo() -> Bool
     /// Returns to the root with no data.
     func reset()
+    /// Whether the runtime is at `state` holding exactly the keys in `keys`, each with the integer
+    /// value `values(key)`: one frame of the walk (whose values are integers) compared in one call,
+    /// its history height aside.
+    ///
+    /// The default asks ``state``, ``dataCount`` and ``value(of:)``; a driver that can answer
+    /// faster (without building the values it would return) implements it.
+    func isAt(_ state: StateID, keys: KeySet, values: (KeyID) -> Int) -> Bool
+}
+
+extension FlowDriver {
+    @inlinable @inline(__always)
+    public func isAt(_ state: StateID, keys: KeySet, values: (KeyID) -> Int) -> Bool {
+        guard self.state == state, dataCount == keys.count else { return false }
+        for key in keys {
+            guard case .int(let value)? = value(of: key), value == values(key) else { return false }
+        }
+        return true
+    }
 }
 
 /// Drives the real runtime: a ``FlowSession`` built from the model.

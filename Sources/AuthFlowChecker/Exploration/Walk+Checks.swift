@@ -5,16 +5,9 @@ extension Walk {
     /// Whether the runtime is exactly at the model's frame: state, history height (when it is read), data values.
     @inline(__always)
     func matches(state: Int32, keys: UInt64) -> Bool {
-        if driver.state.rawValue != state || (readsInternals && driver.height != nodes.count) || driver.dataCount != keys.nonzeroBitCount {
-            return false
-        }
-        var rest = keys
-        while rest != 0 {
-            let key = rest.trailingZeroBitCount
-            rest &= rest &- 1
-            guard case .int(let value)? = driver.value(of: KeyID(key)), value == expected[key] else { return false }
-        }
-        return true
+        if readsInternals && driver.height != nodes.count { return false }
+        let expected = self.expected
+        return driver.isAt(StateID(state), keys: KeySet(bits: keys)) { expected[$0.index] }
     }
 
     /// Compares the runtime with the model's frame `(state, keys)` at the top of the walk's stack; every difference, or nil.
