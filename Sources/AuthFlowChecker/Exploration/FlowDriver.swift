@@ -39,8 +39,11 @@ public protocol FlowDriver: AnyObject {
 extension FlowDriver {
     @inlinable @inline(__always)
     public func isAt(_ state: StateID, keys: KeySet, values: (KeyID) -> Int) -> Bool {
-        guard self.state == state, dataCount == keys.count else { return false }
-        for key in keys {
+        guard self.state.rawValue == state.rawValue, dataCount == keys.bits.nonzeroBitCount else { return false }
+        var rest = keys.bits
+        while rest != 0 {
+            let key = KeyID(rest.trailingZeroBitCount)
+            rest &= rest &- 1
             guard case .int(let value)? = value(of: key), value == values(key) else { return false }
         }
         return true

@@ -100,6 +100,8 @@ extension Walk {
     }
 
     /// Whether the configuration `(state, keys)` is reached here by a shorter stack than any it was probed at; records it if so.
+    /// (Not inlined: only an app's walk asks, and the runtime's `checkNode` stays as small as before.)
+    @inline(never)
     mutating func firstProbe(state: Int32, keys: UInt64) -> Bool {
         let configuration = Configuration(state: state, keys: keys)
         if let depth = probedAt[configuration], depth <= nodes.count { return false }
