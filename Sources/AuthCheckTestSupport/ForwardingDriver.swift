@@ -32,4 +32,5 @@ open class ForwardingDriver: FlowDriver {
     open func back() -> Bool { real.back() }
     open func undo() -> Bool { real.undo() }
     open func reset() { real.reset() }
+    open func start(variant: Int) -> Bool { real.start(variant: variant) }
 }

@@ -39,10 +39,13 @@ import Testing
         return frame
     }
 
-    @Test func aVersion2FileIsRefusedUntilTheRuntimeRunsIt() throws {
+    @Test func aLoaderWithoutVersion2RefusesIt() throws {
         let json = try Self.fixture()
+        let result = SpecLoader.$readsVersion2.withValue(false) {
+            Result { () throws(InvalidSpecError) -> FlowModel in try SpecLoader.load(json: json) }
+        }
         do throws(InvalidSpecError) {
-            _ = try SpecLoader.load(json: json)
+            _ = try result.get()
             Issue.record("an authflow/2 file loaded")
         } catch {
             #expect(error.first.message == "unsupported format 'authflow/2'; this version reads \"authflow/1\"")

@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("\"format\": \"authflow/1\"", "\"format\": \"authflow/2\"", "$.format", "unsupported format 'authflow/2'; this version reads \"authflow/1\""),
+        ("\"format\": \"authflow/1\"", "\"format\": \"authflow/3\"", "$.format", "unsupported format 'authflow/3'; this version reads \"authflow/1\", \"authflow/2\""),
         ("\"transitions\"", "\"transitons\"", "$.transitons", "unknown key 'transitons' (did you mean 'transitions'?); allowed: format, name, description, initial, success, abort, steps, transitions, passcode, secrets, outputs, or any key starting with 'x-'"),
         ("\"initial\": \"a\"", "\"initial\": 3", "$.initial", "initial must be a string, found number"),
         ("\"on\": \"go\"", "\"on\": \"back\"", "$.transitions[0].on", "'back' is reserved for undo; it cannot be used in a transition"),

@@ -6,7 +6,7 @@ enum CheckCommand: Subcommand {
     static let name = "check"
     static let abstract = "check every property of each spec; one report per spec"
     static let argumentsSynopsis = "SPEC..."
-    static let argumentsHelp = [(name: "SPEC...", help: "authflow/1 spec files (JSON); each is checked and reported on its own; - reads one from standard input (named <stdin> in reports)")]
+    static let argumentsHelp = [(name: "SPEC...", help: "spec files (JSON, authflow/1 or authflow/2); each is checked and reported on its own; - reads one from standard input (named <stdin> in reports)")]
     static let formats = ["text", "json", "sarif", "junit", "html"]
     static let declared = CheckingOptions(format: CommonOptions.format(formats, help:
         "output format (default text); json prints the contract's report object, sarif a SARIF 2.1.0 log for code scanning, junit JUnit XML for CI test reports, html one page with each flow and its counterexamples drawn",

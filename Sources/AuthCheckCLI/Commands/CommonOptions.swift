@@ -52,6 +52,18 @@ enum CommonOptions {
         try ValueParsers.seconds(text, option: name)
     }
 
+    static let variant = Option<[String: Set<String>]>(repeating: "--variant", value: "KEY=VALUE", help:
+        "authflow/2: check only the variants whose config KEY is VALUE; repeat it (one KEY given twice allows either value)") { texts, name throws(UsageError) in
+        var selection: [String: Set<String>] = [:]
+        for text in texts {
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex else {
+                throw .invalidValue(option: name, value: text, reason: "expected KEY=VALUE, a config key and one of its values")
+            }
+            selection[String(text[..<equals]), default: []].insert(String(text[text.index(after: equals)...]))
+        }
+        return selection
+    }
+
     static let workers = Option("--workers", value: "N", help:
         "threads that share the runtime walk (1...256; default \(defaultWorkers))", default: defaultWorkers) { text, name throws(UsageError) in
         try ValueParsers.integer(text, option: name, in: workersRange)
@@ -68,10 +80,12 @@ struct CheckingOptions: Sendable {
     var timeout = CommonOptions.timeout
     /// `--workers`, for the commands that drive the runtime.
     var workers: Option<Int>? = CommonOptions.workers
+    var variant = CommonOptions.variant
 
     /// The options in the order help lists them.
     var specs: [OptionSpec] {
         [depth.spec, format.spec, property.spec, strict.spec, maxConfigurations.spec, timeout.spec] + (workers.map { [$0.spec] } ?? [])
+            + [variant.spec]
     }
 }
 
@@ -84,6 +98,7 @@ struct CheckSettings: Sendable {
     var maxConfigurations: Int
     var timeout: Double?
     var workers: Int
+    var variants: [String: Set<String>]
 
     /// Reads and validates the checking options, in the order help lists them.
     /// - Throws: ``UsageError/invalidValue(option:value:reason:)`` naming the first bad value.
@@ -95,11 +110,12 @@ struct CheckSettings: Sendable {
         maxConfigurations = try parsed.value(of: options.maxConfigurations)
         timeout = try parsed.value(of: options.timeout)
         workers = try options.workers.map { option throws(UsageError) in try parsed.value(of: option) } ?? CommonOptions.defaultWorkers
+        variants = try parsed.value(of: options.variant)
     }
 
     /// The checker's options.
     var checkOptions: CheckOptions {
         CheckOptions(limits: CheckLimits(depth: depth, maxConfigurations: maxConfigurations, timeout: timeout),
-                     properties: properties, strict: strict, workers: workers)
+                     properties: properties, strict: strict, workers: workers, variants: variants)
     }
 }

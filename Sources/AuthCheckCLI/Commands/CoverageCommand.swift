@@ -6,7 +6,7 @@ enum CoverageCommand: Subcommand {
     static let name = "coverage"
     static let abstract = "reachable states, fired transitions, and their counts"
     static let argumentsSynopsis = "SPEC"
-    static let argumentsHelp = [(name: "SPEC", help: "one authflow/1 spec file (JSON)")]
+    static let argumentsHelp = [(name: "SPEC", help: "one spec file (JSON, authflow/1 or authflow/2)")]
     static let formats = ["text", "json", "dot", "mermaid", "html"]
     static let declared = CheckingOptions(
         depth: CommonOptions.depth(help: "count the undo stacks of at most N forward events (0...64; default \(CommonOptions.defaultDepth))"),

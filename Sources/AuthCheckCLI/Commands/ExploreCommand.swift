@@ -6,7 +6,7 @@ enum ExploreCommand: Subcommand {
     static let name = "explore"
     static let abstract = "every violation's full path, each property's result"
     static let argumentsSynopsis = "SPEC"
-    static let argumentsHelp = [(name: "SPEC", help: "one authflow/1 spec file (JSON), or - for standard input; use 'check' for several")]
+    static let argumentsHelp = [(name: "SPEC", help: "one spec file (JSON, authflow/1 or authflow/2), or - for standard input; use 'check' for several")]
     static let formats = ["text", "json", "sarif", "html"]
     static let declared = CheckingOptions(format: CommonOptions.format(formats, help:
         "output format (default text); json prints the contract's report object, sarif a SARIF 2.1.0 log for code scanning, html one page with the flow and each counterexample drawn",

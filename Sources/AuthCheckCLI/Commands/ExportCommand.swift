@@ -6,7 +6,7 @@ enum ExportCommand: Subcommand {
     static let name = "export"
     static let abstract = "the flow as a Promela model for SPIN"
     static let argumentsSynopsis = "SPEC"
-    static let argumentsHelp = [(name: "SPEC", help: "one authflow/1 spec file (JSON)")]
+    static let argumentsHelp = [(name: "SPEC", help: "one spec file (JSON, authflow/1 or authflow/2)")]
     static let formats = ["promela"]
     /// The formats other commands write, and the command that writes each: what `--format` points to instead.
     static let elsewhere = ["text": "check", "json": "check", "sarif": "check", "junit": "check", "dot": "coverage", "mermaid": "coverage"]
@@ -21,7 +21,7 @@ enum ExportCommand: Subcommand {
     }
     static let depth = CommonOptions.depth(help:
         "the model explores every undo stack of at most N forward events, as 'check --depth N' drives them (0...64; default \(CommonOptions.defaultDepth))")
-    static let options = [format.spec, depth.spec]
+    static let options = [format.spec, depth.spec, CommonOptions.variant.spec]
     static let discussion = [
         (title: "OUTPUT", body: """
             A Promela model of the bounded undo-stack exploration: the stack as an array of
@@ -38,20 +38,23 @@ enum ExportCommand: Subcommand {
         var format: String
         var depth: Int
         var spec: String
+        var variants: [String: Set<String>] = [:]
 
         init(_ parsed: ParsedArguments) throws(UsageError) {
             format = try parsed.value(of: ExportCommand.format)
             depth = try parsed.value(of: ExportCommand.depth)
+            variants = try parsed.value(of: CommonOptions.variant)
             spec = try parsed.single("SPEC", reason: "export takes one SPEC")
         }
     }
 
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
-        switch SpecRunner.load(settings.spec, options: CheckOptions()) {
+        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants)) {
         case let .invalid(report):
             SpecRunner.diagnose(report, stdout: .nothing, console: context.console)
             return 2
         case let .model(model):
+            if SpecRunner.refusesDataDependent(model, command: "export", spec: settings.spec, console: context.console) { return 2 }
             context.console.out(PromelaExporter.export(model, depth: settings.depth))
             return 0
         }

@@ -6,7 +6,7 @@ enum FuzzCommand: Subcommand {
     static let name = "fuzz"
     static let abstract = "random paths with back through the runtime, shrunk"
     static let argumentsSynopsis = "SPEC"
-    static let argumentsHelp = [(name: "SPEC", help: "one authflow/1 spec file (JSON)")]
+    static let argumentsHelp = [(name: "SPEC", help: "one spec file (JSON, authflow/1 or authflow/2)")]
     static let formats = ["text", "json"]
     static let defaultRuns = 1_000
     static let defaultMaxSteps = 60
@@ -27,7 +27,8 @@ enum FuzzCommand: Subcommand {
     static let regressions = Option<String?>("--regressions", value: "FILE",
                                              help: "replay the paths saved in FILE first, and append a new failure's shrunk path to it",
                                              default: nil) { text, _ throws(UsageError) in text }
-    static let options = [runs.spec, seed.spec, maxSteps.spec, format.spec, CommonOptions.property.spec, regressions.spec, CommonOptions.timeout.spec]
+    static let options = [runs.spec, seed.spec, maxSteps.spec, format.spec, CommonOptions.property.spec, regressions.spec, CommonOptions.timeout.spec,
+                          CommonOptions.variant.spec]
     static let discussion = [
         (title: "OUTPUT", body: """
             A failure prints the shrunk path step by step with the data values after each
@@ -55,6 +56,7 @@ enum FuzzCommand: Subcommand {
     /// The fuzzer's settings, validated.
     struct Settings: CommandSettings {
         var spec: String
+        var variants: [String: Set<String>] = [:]
         var runs: Int
         var seed: UInt64
         var maxSteps: Int
@@ -71,13 +73,14 @@ enum FuzzCommand: Subcommand {
             properties = try parsed.value(of: CommonOptions.property)
             timeout = try parsed.value(of: CommonOptions.timeout)
             regressions = try parsed.value(of: FuzzCommand.regressions)
+            variants = try parsed.value(of: CommonOptions.variant)
             spec = try parsed.single("SPEC", reason: "fuzz takes one SPEC")
         }
     }
 
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
         let model: FlowModel
-        switch SpecRunner.load(settings.spec, options: CheckOptions()) {
+        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants)) {
         case let .invalid(report):
             SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
             return 2

@@ -6,7 +6,7 @@ enum PathsCommand: Subcommand {
     static let name = "paths"
     static let abstract = "event paths from the start that take every reachable transition"
     static let argumentsSynopsis = "SPEC"
-    static let argumentsHelp = [(name: "SPEC", help: "one authflow/1 spec file (JSON)")]
+    static let argumentsHelp = [(name: "SPEC", help: "one spec file (JSON, authflow/1 or authflow/2)")]
     static let formats = ["text", "json", "swift"]
     static let format = CommonOptions.format(formats, help: "output format (default text)")
     static let cover = Option("--cover", value: CoverTarget.allCases.map(\.rawValue).joined(separator: "|"),
@@ -14,7 +14,7 @@ enum PathsCommand: Subcommand {
                               default: CoverTarget.transitions) { text, name throws(UsageError) in
         CoverTarget(rawValue: try ValueParsers.choice(text, option: name, in: CoverTarget.allCases.map(\.rawValue)))!
     }
-    static let options = [cover.spec, format.spec]
+    static let options = [cover.spec, format.spec, CommonOptions.variant.spec]
     static let discussion = [
         (title: "OUTPUT", body: """
             Paths of forward events from the initial state, for UI or snapshot tests to drive
@@ -36,21 +36,24 @@ enum PathsCommand: Subcommand {
         var cover: CoverTarget
         var format: String
         var spec: String
+        var variants: [String: Set<String>] = [:]
 
         init(_ parsed: ParsedArguments) throws(UsageError) {
             cover = try parsed.value(of: PathsCommand.cover)
             format = try parsed.value(of: PathsCommand.format)
+            variants = try parsed.value(of: CommonOptions.variant)
             spec = try parsed.single("SPEC", reason: "paths takes one SPEC")
         }
     }
 
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
-        switch SpecRunner.load(settings.spec, options: CheckOptions()) {
+        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants)) {
         case let .invalid(report):
             // The report goes where the paths would (swift gets the text report, as a person reads it).
             SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
             return 2
         case let .model(model):
+            if SpecRunner.refusesDataDependent(model, command: "paths", spec: settings.spec, console: context.console) { return 2 }
             let cover = CoveringPaths(model: model, target: settings.cover)
             switch settings.format {
             case "json": context.console.out(json(cover, spec: settings.spec))

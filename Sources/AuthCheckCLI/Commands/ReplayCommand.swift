@@ -8,10 +8,10 @@ enum ReplayCommand: Subcommand {
     static let abstract = "run saved trails through the runtime step by step"
     static let argumentsSynopsis = "SPEC TRAIL..."
     static let argumentsHelp = [
-        (name: "SPEC", help: "the authflow/1 spec file (JSON) the trails were recorded for"),
+        (name: "SPEC", help: "the spec file (JSON) the trails were recorded for"),
         (name: "TRAIL", help: "a trail file written by 'authcheck explore --trail DIR'"),
     ]
-    static let options: [OptionSpec] = []
+    static let options: [OptionSpec] = [CommonOptions.variant.spec]
     static let discussion = [
         (title: "OUTPUT", body: """
             For each trail: the frame after each step (state and data, values as the
@@ -32,8 +32,10 @@ enum ReplayCommand: Subcommand {
     struct Settings: CommandSettings {
         var spec: String
         var trails: [String]
+        var variants: [String: Set<String>]
 
         init(_ parsed: ParsedArguments) throws(UsageError) {
+            variants = try parsed.value(of: CommonOptions.variant)
             guard let spec = parsed.positionals.first else { throw .missingArgument("SPEC") }
             self.spec = spec
             trails = Array(parsed.positionals.dropFirst())
@@ -43,11 +45,12 @@ enum ReplayCommand: Subcommand {
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
         if settings.trails.isEmpty { throw .missingArgument("TRAIL") }
         let model: FlowModel
-        switch SpecRunner.load(settings.spec, options: CheckOptions()) {
+        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants)) {
         case let .invalid(report):
             context.console.err(SpecRunner.invalidLine(report))
             return 2
         case let .model(loaded):
+            if SpecRunner.refusesDataDependent(loaded, command: "replay", spec: settings.spec, console: context.console) { return 2 }
             model = loaded
         }
         var codes: [Int32] = []

@@ -27,11 +27,22 @@ enum SpecRunner {
                 guard bytes.count <= SpecLoader.defaultMaxBytes else {
                     throw InvalidSpecError(file: name, issues: [SpecIssue(path: "$", message: "the input is \(bytes.count) bytes; the limit is \(SpecLoader.defaultMaxBytes) bytes")])
                 }
-                return .model(try SpecLoader.load(bytes: bytes, file: name))
+                return try selected(SpecLoader.load(bytes: bytes, file: name), options: options, name: name)
             }
-            return .model(try SpecLoader.load(file: path))
+            return try selected(SpecLoader.load(file: path), options: options, name: name)
         } catch {
             return .invalid(.invalid(spec: name, error: error, options: options))
+        }
+    }
+
+    /// `model` restricted to the variants `--variant` chose; a choice that does not fit it is a problem of the spec's `config`.
+    static func selected(_ model: FlowModel, options: CheckOptions, name: String) throws(InvalidSpecError) -> Loaded {
+        do {
+            return .model(try model.selectingVariants(options.variants))
+        } catch {
+            let variants = options.variants.sorted { $0.key < $1.key }.flatMap { key, values in values.sorted().map { "\(key)=\($0)" } }
+            throw InvalidSpecError(file: name, issues: [SpecIssue(path: "$.config", location: model.location(ofMember: "config"),
+                                                                  message: "--variant \(variants.joined(separator: " --variant ")): \(error)")])
         }
     }
 
@@ -53,6 +64,14 @@ enum SpecRunner {
                               normalise: context.environment.makeNormaliser(model),
                               clock: context.environment.clock)
         }
+    }
+
+    /// Whether `command` cannot run `model` yet (an `authflow/2` flow whose moves depend on its data):
+    /// then it says so on stderr and the command exits 2. Lifted command by command as each one learns `/2`.
+    static func refusesDataDependent(_ model: FlowModel, command: String, spec: String, console: Console) -> Bool {
+        guard !model.isStatic else { return false }
+        console.err("error: \(displayName(spec)): authcheck \(command) does not run authflow/2 flows with guards, values, clears, counters or resets yet; 'authcheck check' checks them completely")
+        return true
     }
 
     /// The exit status of several results: the worst by precedence 2 > 1 > 3 > 0.

@@ -17,6 +17,7 @@ import Foundation
 /// Every id and label is a quoted, escaped DOT string, so any state or event name is valid DOT.
 enum CoverageDot {
     static let grey = "grey55"
+    static let system = "steelblue"
 
     static func render(_ report: CoverageReport) -> String {
         let coverage = report.coverage
@@ -46,7 +47,9 @@ enum CoverageDot {
             red dashed to \\"no transition\\": an event the table has no row for\\l\
             dashed grey: unreachable or dead\\l\
             bold border, ⊘ back: back is not allowed\\l
-            """
+            """ + (coverage.transitions.contains(where: \.bySystem) ? "blue, open arrow, ⚙: the system's answer, not the user's\\l" : "")
+            + (coverage.transitions.contains(where: \.reset) ? "bold, ⟲: starts the flow again\\l" : "")
+            + (coverage.transitions.contains { $0.condition != nil || $0.offeredWhen != nil } ? "if G: offered when G holds; [G]: taken when G holds\\l" : "")
         lines.append("  \(quoted(freshID("__legend__"))) [shape=note, fontsize=9, label=\"\(legend)\", tooltip=\"legend\"];")
 
         for state in coverage.states {
@@ -94,14 +97,18 @@ enum CoverageDot {
         for transition in coverage.transitions {
             var attributes: [String]
             if transition.fired {
-                attributes = ["label=\(label("\(transition.event) · \(transition.stacks)"))"]
+                attributes = ["label=\(label("\(transition.label) · \(transition.stacks)"))"]
                 if breaking.steps.contains(transition.id) {
                     attributes += ["color=red", "fontcolor=red", "penwidth=2"]
+                } else if transition.bySystem {
+                    // The system's answers are drawn apart from what the user does.
+                    attributes += ["color=\(system)", "fontcolor=\(system)", "arrowhead=open"]
                 }
+                if transition.reset { attributes += ["style=bold", "constraint=false"] }
             } else {
-                attributes = ["label=\(label("\(transition.event) (dead)"))", "style=dashed", "color=\(grey)", "fontcolor=\(grey)"]
+                attributes = ["label=\(label("\(transition.label) (dead)"))", "style=dashed", "color=\(grey)", "fontcolor=\(grey)"]
             }
-            attributes.append("tooltip=\(label("\(transition.from) --\(transition.event)--> \(transition.to)"))")
+            attributes.append("tooltip=\(label("\(transition.from) --\(transition.label)--> \(transition.to)"))")
             lines.append("  \(quoted(transition.from)) -> \(quoted(transition.to)) [\(attributes.joined(separator: ", "))];")
         }
         for (index, refused) in breaking.refused.enumerated() {

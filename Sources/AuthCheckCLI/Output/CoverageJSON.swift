@@ -34,12 +34,27 @@ enum CoverageJSON {
             ]))
         }
         let transitions: [JSON] = coverage.transitions.map { transition in
-            .object(JSONObject([
+            var members: [(String, JSON)] = [
                 ("from", .string(transition.from)),
                 ("on", .string(transition.event)),
                 ("to", .string(transition.to)),
                 ("fired", .bool(transition.fired)),
                 ("stacks", .int(transition.stacks)),
+            ]
+            // authflow/2 only: the guards in words, who sends the event, a row that starts again.
+            if let offered = transition.offeredWhen { members.append(("offeredWhen", .string(offered))) }
+            if let condition = transition.condition { members.append(("when", .string(condition))) }
+            if transition.bySystem { members.append(("by", .string("system"))) }
+            if transition.reset { members.append(("reset", .bool(true))) }
+            return .object(JSONObject(members))
+        }
+        let variants: [JSON] = coverage.variants.map { variant in
+            .object(JSONObject([
+                ("variant", .string(variant.name)),
+                ("states", .int(variant.statesReached)),
+                ("transitions", .int(variant.transitionsFired)),
+                ("configurations", .int(variant.configurations)),
+                ("stacks", .int(variant.stacks)),
             ]))
         }
         let lint = report.check.lint
@@ -65,6 +80,6 @@ enum CoverageJSON {
                 ("unusedData", .array(lint.unusedData.map(JSON.string))),
             ]))),
             ("stats", .object(JSONObject(stats))),
-        ]))
+        ] + (variants.isEmpty ? [] : [("variants", .array(variants))])))
     }
 }

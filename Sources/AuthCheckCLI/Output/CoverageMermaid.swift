@@ -42,7 +42,7 @@ enum CoverageMermaid {
         for transition in coverage.transitions {
             let note = transition.fired ? "\(transition.stacks) stack\(transition.stacks == 1 ? "" : "s")" : "dead"
             let mark = transition.fired && breaking.steps.contains(transition.id) ? "✗ " : ""
-            lines.append("    \(ids[transition.from]!) --> \(ids[transition.to]!) : \(mark)\(text(transition.event)) (\(note))")
+            lines.append("    \(ids[transition.from]!) --> \(ids[transition.to]!) : \(mark)\(text(transition.label)) (\(note))")
         }
         for (index, refused) in breaking.refused.enumerated() {
             lines.append("    state \"no transition\" as refused\(index)")
@@ -66,7 +66,10 @@ enum CoverageMermaid {
             lines.append("    note left of \(ids[initial.name]!) : "
                 + "Legend. Edge: event (stacks). Red: a violated state. ✗ edge: the step that breaks it. "
                 + "No transition: an event the table has no row for. Dashed grey: unreachable. "
-                + "Bold border: back is not allowed.")
+                + "Bold border: back is not allowed."
+                + (coverage.transitions.contains(where: \.bySystem) ? " ⚙: the system's answer, not the user's." : "")
+                + (coverage.transitions.contains(where: \.reset) ? " ⟲: starts the flow again." : "")
+                + (coverage.transitions.contains { $0.condition != nil || $0.offeredWhen != nil } ? " if G: offered when G holds; [G]: taken when G holds." : ""))
         }
         return lines.joined(separator: "\n")
     }

@@ -48,7 +48,7 @@ enum CoverageText {
         let transitions = report.dead + coverage.transitions.filter(\.fired)
         var transitionRows: [[String]] = [["transition", "fired", "stacks"]]
         for transition in transitions {
-            transitionRows.append(["\(transition.from) --\(transition.event)--> \(transition.to)",
+            transitionRows.append(["\(transition.from) --\(transition.label)--> \(transition.to)",
                                    transition.fired ? "yes" : coverage.stoppedBy == nil ? "dead" : "not fired", String(transition.stacks)])
         }
         transitionRows.append(["total", "\(fired) of \(coverage.transitions.count)", String(coverage.transitions.reduce(0) { $0 &+ $1.stacks })])
@@ -57,6 +57,21 @@ enum CoverageText {
             row > 0 && row <= report.dead.count ? .warn : nil
         }
 
+        if !coverage.variants.isEmpty {
+            // authflow/2 with config: what each variant's own root reaches, then the whole.
+            var variantRows: [[String]] = [["variant", "states", "transitions", "configurations", "stacks"]]
+            for variant in coverage.variants {
+                variantRows.append([variant.name, String(variant.statesReached), String(variant.transitionsFired),
+                                    String(variant.configurations), String(variant.stacks)])
+            }
+            variantRows.append(["all variants", String(reachable), String(fired), String(coverage.configurations), String(coverage.stacks)])
+            lines.append("")
+            lines += table(variantRows, rightAligned: [1, 2, 3, 4], style: style) { _ in nil }
+        }
+        if coverage.transitions.contains(where: { $0.bySystem || $0.reset || $0.condition != nil || $0.offeredWhen != nil }) {
+            lines.append("")
+            lines.append("⚙: the system's answer, not the user's; ⟲: starts the flow again; if G: offered when G holds; [G]: taken when G holds.")
+        }
         lines.append("")
         lines.append("configurations: reachable (state, data keys) pairs of the state.")
         lines.append("stacks: undo stacks of at most \(coverage.depth) events whose top frame is in the state,")

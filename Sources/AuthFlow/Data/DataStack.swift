@@ -105,6 +105,17 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
         }
     }
 
+    /// Pushes a frame that sets each key of `changes` to its value, or removes it for `nil` (a cleared key).
+    /// ``pop()`` restores exactly what was there, removed keys included.
+    /// - Complexity: O(changes).
+    public mutating func push(changes: [(key: Key, value: Value?)]) {
+        frameStarts.append(log.count)
+        for (key, value) in changes {
+            let previous = set(key, to: value)
+            log.append((key, previous))
+        }
+    }
+
     /// Pushes a frame holding the pairs of `entries`.
     @inlinable public mutating func push(_ entries: [Key: Value]) {
         push(entries.lazy.map { ($0.key, $0.value) })
@@ -122,18 +133,18 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
         }
     }
 
-    /// The keys and values the frame at `index` (0 = first pushed) set, in push order.
+    /// The keys and values the frame at `index` (0 = first pushed) set, in push order (keys it cleared left out).
     public func frame(at index: Int) -> [(key: Key, value: Value)] {
         guard index >= 0, index < frameStarts.count else { return [] }
         let start = frameStarts[index]
         let end = index + 1 < frameStarts.count ? frameStarts[index + 1] : log.count
         // The value a frame set is what the next write of that key (or the current data) holds.
-        return (start..<end).map { position in
+        return (start..<end).compactMap { position in
             let key = log[position].key
             if let later = log[(position + 1)...].first(where: { $0.key == key }) {
-                return (key, later.previous!)
+                return later.previous.map { (key, $0) }
             }
-            return (key, self[key]!)
+            return self[key].map { (key, $0) }
         }
     }
 

@@ -87,6 +87,8 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     @usableFromInline let _denseTerminal: [Bool]
     /// The terminal states (success and abort); back is refused from them.
     public let terminals: Set<State>
+    /// For a flow whose moves depend on its data (`authflow/2`): its model and the dense frame of each step.
+    @usableFromInline let _rules: SessionRules<State, Event, Key, Value>?
     /// The tracker told of every transition, rejection, undo and reset, if any.
     @inlinable public var tracker: FlowTracker? {
         get { storage.tracker }
@@ -119,12 +121,24 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     }
 
     /// Creates a session over an existing machine (for example one shared with a UI layer).
-    public init(
+    public convenience init(
         machine: StateMachine<State, Event>,
         contracts: [State: StepContract<Event, Key>],
         terminals: Set<State> = [],
         tracker: FlowTracker? = nil
     ) {
+        self.init(machine: machine, contracts: contracts, terminals: terminals, tracker: tracker, rules: nil)
+    }
+
+    /// Creates a session that decides its moves by `rules` (an `authflow/2` flow) when given them, else by the machine's table.
+    init(
+        machine: StateMachine<State, Event>,
+        contracts: [State: StepContract<Event, Key>],
+        terminals: Set<State>,
+        tracker: FlowTracker?,
+        rules: SessionRules<State, Event, Key, Value>?
+    ) {
+        self._rules = rules
         self.machine = machine
         (self._denseContracts, self._denseTerminal) = Self.denseTables(contracts, terminals)
         self._contracts = contracts
@@ -226,15 +240,34 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         return terminals.contains(state)
     }
 
-    /// The events the current step can send that the table accepts, in contract order.
+    /// The events the current step can send that the table accepts, in contract order. In an
+    /// `authflow/2` flow: the events the step offers now (their `when` holds) for which some
+    /// value the step may send has a row that fires.
     public var enabledEvents: [Event] {
-        contract.emits.compactMap { machine.canSend($0.event) ? $0.event : nil }
+        if let rules = _rules { return _enabledByRules(rules) }
+        return contract.emits.compactMap { machine.canSend($0.event) ? $0.event : nil }
     }
 
     /// Whether the current step may send `event` and the table accepts it; answers without moving.
     @inlinable @inline(__always) public func canHandle(_ event: Event) -> Bool {
-        _adds(for: event) != nil && machine.canSend(event)
+        if let rules = _rules { return _canHandleByRules(rules, event) }
+        return _adds(for: event) != nil && machine.canSend(event)
     }
+
+    @usableFromInline func _canHandleByRules(_ rules: SessionRules<State, Event, Key, Value>, _ event: Event) -> Bool {
+        guard let s = rules.id(of: machine.state), let e = rules.id(of: event), let index = rules.emission(e, in: s) else { return false }
+        return rules.accepts(state: s, emission: index)
+    }
+
+    /// The value of `key` as the flow holds it now: the data's; in an `authflow/2` flow also the
+    /// variant's config values and a counter's count (0 until incremented).
+    public func value(_ key: Key) -> Value? {
+        if let rules = _rules { return rules.current(key, data: storage.data) }
+        return storage.data[key]
+    }
+
+    /// The config values this session's variant fixed (`authflow/2`); empty for other flows.
+    public var configuration: [Key: Value] { _rules?.config ?? [:] }
 
     /// Whether ``back()`` would succeed now.
     @inlinable public var canGoBack: Bool { backRefusal == nil }
@@ -259,6 +292,10 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     public func handle(_ output: StepOutput<Event, Key, Value>) throws(FlowError<State, Event, Key>) -> Transition<State, Event> {
         try begin { "handle(\(output.event))" }
         defer { end() }
+        if let rules = _rules {
+            let data = output.data
+            return try _sendByRules(rules, output.event, sent: data.map(\.key)) { key in data.last { $0.key == key }?.value }
+        }
         let from = machine.state
         guard let adds = _adds(for: output.event) else {
             track(.rejection, from: from, event: output.event, reason: "not in the output contract")
@@ -283,6 +320,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     public func send(_ event: Event, value: (Key) -> Value) throws(FlowError<State, Event, Key>) -> Transition<State, Event> {
         try begin { "send(\(event))" }
         defer { end() }
+        if let rules = _rules { return try _sendByRules(rules, event, sent: nil) { value($0) } }
         let from = machine.state
         guard let adds = _adds(for: event) else {
             if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "not in the output contract") }
@@ -353,6 +391,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
             throw .transition(error)
         }
         try? storage.data.pop()
+        if let rules = _rules { rules.popFrame() }
         if storage.tracker != nil { track(.undo, from: from, to: machine.state) }
         if storage.presenter != nil { present() }
         return machine.state
@@ -374,6 +413,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
             throw .cannotGoBack(state: from, reason: .atRoot)
         }
         try? storage.data.pop()
+        if let rules = _rules { rules.popFrame() }
         if storage.tracker != nil { track(.undo, from: from, to: machine.state) }
         if storage.presenter != nil { present() }
         return machine.state
@@ -397,6 +437,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         let from = machine.state
         machine.reset()
         storage.data.reset()
+        _rules?.resetFrames()
         track(.reset, from: from, to: machine.state)
         present()
     }

@@ -49,6 +49,15 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
     private var site: String
     private var stepSites: [String] = []
     private var transitionSites: [String] = []
+    /// `authflow/2` declarations (see `FlowDefinition+Version2.swift`).
+    var declarations: [FlowSpec.DataDeclaration] = []
+    var configKeys: [FlowSpec.ConfigKey] = []
+    var anywhereRows: [FlowSpec.AnywhereRow] = []
+    var stepExtras: [Int: StepExtra] = [:]
+    var rowExtras: [Int: RowExtra] = [:]
+    /// The Swift values of events and keys named only in `authflow/2` declarations, for a session's tables.
+    var anywhereEvents: [Event] = []
+    var extraKeys: [Key] = []
 
     public init(name: String? = nil, description: String? = nil, initial: State, success: [State], abort: [State],
                 fileID: String = #fileID, line: Int = #line) {
@@ -73,11 +82,34 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
 
     /// Adds the row `from --event--> to` to the transition table.
     /// - Parameters:
+    ///   - when: `authflow/2`: the row fires only when this holds on the data after the emission's
+    ///     effects; rows for the same `from` and `on` are tried in declaration order, the first that holds fires.
+    ///   - clears: `authflow/2`: keys cleared when the row fires.
+    ///   - reset: `authflow/2`: the row starts the flow again (`to` must be the initial state).
     ///   - fileID: where it is declared, for reports; leave the default.
     ///   - line: the line it is declared on, for reports; leave the default.
-    public mutating func transition(_ from: State, on event: Event, to: State, fileID: String = #fileID, line: Int = #line) {
+    public mutating func transition(_ from: State, on event: Event, to: State, when: FlowGuard<Key>? = nil, clears: [Key] = [],
+                                    reset: Bool = false, fileID: String = #fileID, line: Int = #line) {
         transitions.append(Transition(from: from, on: event, to: to))
         transitionSites.append(Self.site(fileID, line))
+        if when != nil || !clears.isEmpty || reset {
+            rowExtras[transitions.count - 1] = RowExtra(when: when?.spec, clears: clears.map(\.flowName), reset: reset)
+            extraKeys += clears + (when.map(Self.keys) ?? [])
+        }
+    }
+
+    /// The keys `guarded` names.
+    static func keys(_ guarded: FlowGuard<Key>) -> [Key] {
+        switch guarded {
+        case let .has(key), let .missing(key), let .equals(key, _), let .isIn(key, _), let .atLeast(key, _), let .below(key, _): return [key]
+        case let .all(guards), let .any(guards): return guards.flatMap(keys)
+        case let .not(inner): return keys(inner)
+        }
+    }
+
+    /// Every key the definition names, with its Swift value.
+    var declaredKeys: [Key] {
+        steps.flatMap { $0.contract.requires + $0.contract.emits.flatMap(\.adds) } + secrets + outputs + extraKeys
     }
 
     /// `SignInFlow.swift:42`: the file's name without its module, and the line.
@@ -87,7 +119,7 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
 
     /// The flow as a spec, by name.
     public var spec: FlowSpec {
-        FlowSpec(
+        var spec = FlowSpec(
             name: name, description: description, initial: initial.flowName,
             success: success.map(\.flowName), abort: abort.map(\.flowName),
             steps: steps.map { state, contract in
@@ -97,6 +129,8 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
             },
             transitions: transitions.map { FlowSpec.TransitionRow(from: $0.from.flowName, on: $0.event.flowName, to: $0.to.flowName) },
             passcode: passcode, secrets: secrets.map(\.flowName), outputs: outputs.map(\.flowName))
+        addVersion2(to: &spec)
+        return spec
     }
 
     /// Validates the flow and builds the model the checker consumes.
@@ -131,8 +165,15 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
     }
 
     /// A runtime session over the app's own types.
-    /// - Throws: ``FlowError/transition(_:)`` for a conflicting transition.
-    public func makeSession<Value: Equatable>(values: Value.Type = FlowValue.self, tracker: FlowTracker? = nil) throws(FlowError<State, Event, Key>) -> FlowSession<State, Event, Key, Value> {
+    ///
+    /// An `authflow/2` definition runs on its model (guards, values, clears, counters, resets, config);
+    /// its values are ``FlowValue`` or `String`.
+    /// - Parameter variant: for an `authflow/2` definition with config, which variant to run (``FlowModel/variantNames``).
+    /// - Throws: ``FlowError/transition(_:)`` for a conflicting transition; ``FlowError/invalidDefinition(problems:)``
+    ///   for an `authflow/2` definition that is not a valid flow.
+    public func makeSession<Value: Equatable>(values: Value.Type = FlowValue.self, tracker: FlowTracker? = nil,
+                                              variant: Int = 0) throws(FlowError<State, Event, Key>) -> FlowSession<State, Event, Key, Value> {
+        if usesVersion2 { return try makeVersion2Session(values: Value.self, tracker: tracker, variant: variant) }
         var contracts: [State: StepContract<Event, Key>] = [:]
         for (state, contract) in steps { contracts[state] = contract }
         let session = try FlowSession<State, Event, Key, Value>(
@@ -145,39 +186,83 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
 
 extension FlowModel {
     /// A runtime session over the model's dense ids: what the checker drives.
-    public func makeSession(tracker: FlowTracker? = nil) -> FlowSession<StateID, EventID, KeyID, FlowValue> {
-        var contracts: [StateID: StepContract<EventID, KeyID>] = [:]
+    /// - Parameter variant: for an `authflow/2` flow with `config`, the index of the variant to run
+    ///   (``variantNames`` lists them in this order); ignored by flows without config.
+    public func makeSession(tracker: FlowTracker? = nil, variant: Int = 0) -> FlowSession<StateID, EventID, KeyID, FlowValue> {
+        makeSession(states: (0..<stateCount).map { StateID($0) }, events: (0..<events.count).map { EventID($0) },
+                    keys: (0..<keys.count).map { KeyID($0) }, values: FlowValue.self, tracker: tracker, variant: variant)
+    }
+
+    /// A runtime session by name, for apps that load their flow from a server as data.
+    /// - Parameter variant: as for ``makeSession(tracker:variant:)``.
+    public func makeNamedSession(tracker: FlowTracker? = nil, variant: Int = 0) -> FlowSession<String, String, String, FlowValue> {
+        makeSession(states: states, events: events, keys: keys, values: FlowValue.self, tracker: tracker, variant: variant)
+    }
+
+    /// The variants of an `authflow/2` flow with `config`, in the order the checker runs them, as
+    /// `recovery=code, mfa=required`; one empty name for a flow without config.
+    public var variantNames: [String] {
+        variants.map { $0.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") }
+    }
+
+    /// A session over the app's names for the model's states, events and keys (indexed by id).
+    ///
+    /// A flow whose moves the state alone decides runs on the machine's table; any other
+    /// (`authflow/2` guards, values, clears, counters, resets, config) on ``SessionRules``.
+    /// - Precondition: `variant` is an index of ``variantNames``; `Value` is ``FlowValue`` or `String` for a data-dependent flow.
+    func makeSession<State: Hashable, Event: Hashable, Key: Hashable, Value: Equatable>(
+        states: [State], events: [Event], keys: [Key], values: Value.Type, tracker: FlowTracker?, variant: Int
+    ) -> FlowSession<State, Event, Key, Value> {
+        var contracts: [State: StepContract<Event, Key>] = [:]
         for state in 0..<stateCount {
-            contracts[StateID(state)] = StepContract(
-                requires: Array(requires[state]),
-                emits: moves[state].map { StepContract.Emission($0.event, adds: $0.addedKeys) },
-                canGoBack: canGoBack[state])
+            let emits: [StepContract<Event, Key>.Emission] = emissions[state].map { emission in
+                let adds = (0..<self.keys.count).filter { emission.addKeys & (1 << UInt64($0)) != 0 } + emission.addValued
+                return StepContract.Emission(events[emission.event.index], adds: adds.map { keys[$0] })
+            }
+            contracts[states[state]] = StepContract(requires: self.requires[state].map { keys[$0.index] }, emits: emits,
+                                                    canGoBack: canGoBack[state])
         }
-        let machine = try! StateMachine(   // rows are deduplicated and deterministic by construction
-            initial: initial, transitions: rows.map { Transition(from: $0.from, on: $0.event, to: $0.to) })
-        let session = FlowSession<StateID, EventID, KeyID, FlowValue>(
-            machine: machine, contracts: contracts,
-            terminals: Set((0..<stateCount).filter { isTerminal[$0] }.map { StateID($0) }), tracker: tracker)
-        let names = (states, events, keys)
+        let terminals = Set((0..<stateCount).filter { isTerminal[$0] }.map { states[$0] })
+        let session: FlowSession<State, Event, Key, Value>
+        if isStatic {
+            let machine = try! StateMachine(   // rows are deduplicated and deterministic by construction
+                initial: states[initial.index], transitions: rows.map { Transition(from: states[$0.from.index], on: events[$0.event.index], to: states[$0.to.index]) })
+            session = FlowSession(machine: machine, contracts: contracts, terminals: terminals, tracker: tracker)
+        } else {
+            precondition(roots.indices.contains(variant), "variant \(variant) of a flow with \(roots.count)")
+            guard let converted = Self.conversions(Value.self) else {
+                preconditionFailure("an authflow/2 session holds its values as FlowValue or String, not \(Value.self)")
+            }
+            // The rows decide the target from the data, so the machine keeps the history and no table.
+            let machine = try! StateMachine<State, Event>(initial: states[initial.index])
+            let rules = SessionRules<State, Event, Key, Value>(model: self, variant: variant, states: states, events: events, keys: keys,
+                                                               values: converted)
+            session = FlowSession(machine: machine, contracts: contracts, terminals: terminals, tracker: tracker, rules: rules)
+        }
+        let names = (self.states, self.events, self.keys)
         session.describe = { value in
             switch value {
             case let state as StateID: return names.0[state.index]
             case let event as EventID: return names.1[event.index]
             case let key as KeyID: return names.2[key.index]
+            case let name as any FlowName: return name.flowName
             default: return String(describing: value)
             }
         }
         return session
     }
 
-    /// A runtime session by name, for apps that load their flow from a server as data.
-    public func makeNamedSession(tracker: FlowTracker? = nil) -> FlowSession<String, String, String, FlowValue> {
-        var contracts: [String: StepContract<String, String>] = [:]
-        for step in spec.steps {
-            contracts[step.state] = StepContract(requires: step.requires, emits: step.emits.map { .init($0.event, adds: $0.adds) }, canGoBack: step.back)
+    /// How a session of `Value`s reads and makes domain text and counts.
+    static func conversions<Value: Equatable>(_ type: Value.Type) -> SessionValues<Value>? {
+        if Value.self == FlowValue.self {
+            return .init(text: { value in
+                if case let .string(text) = value as! FlowValue { return text }
+                return nil
+            }, makeText: { FlowValue.string($0) as! Value }, makeCount: { FlowValue.int($0) as! Value })
         }
-        let machine = try! StateMachine(
-            initial: spec.initial, transitions: rows.map { Transition(from: states[$0.from.index], on: events[$0.event.index], to: states[$0.to.index]) })
-        return FlowSession(machine: machine, contracts: contracts, terminals: Set(spec.success + spec.abort), tracker: tracker)
+        if Value.self == String.self {
+            return .init(text: { $0 as? String }, makeText: { $0 as! Value }, makeCount: { String($0) as! Value })
+        }
+        return nil
     }
 }

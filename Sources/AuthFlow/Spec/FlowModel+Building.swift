@@ -106,8 +106,6 @@ struct _FlowModelBuilder {
     var rowOfTransition: [Int: Int] = [:]
     /// `anywhere` rows a state's own emission or row overrides, as `state.event` (lint).
     var anywhereOverrides: [String] = []
-    /// The rows `anywhere` gave each state.
-    var anywhereRows: [(state: Int, event: EventID, to: StateID)] = []
     /// The unguarded row of each `(from, event)`, with its position in `transitions`.
     var unguardedRow: [Int64: (to: StateID, position: Int)] = [:]
     var rows: [FlowModel.Row] = []

@@ -326,8 +326,6 @@ extension _FlowModelBuilder {
                 clearKeys |= 1 << UInt64(key.index)
                 clearValues |= layoutMask(key)
             }
-            let rowIndex = rows.count
-            var added = false
             for state in 0..<states.count where !(isSuccess[state] || isAbort[state]) && !excluded.contains(state) {
                 let declares = emissions[state].contains { $0.event == event }
                     || rows.contains { $0.from.index == state && $0.event == event }
@@ -335,14 +333,12 @@ extension _FlowModelBuilder {
                     anywhereOverrides.append("\(states[state]).\(entry.on)")
                     continue
                 }
+                // Each state the entry reaches gets a row of its own, after the declared ones.
                 var own = template
                 own.rows = [FlowModel.GuardedRow(when: nil, to: to, clearKeys: clearKeys, clearValues: clearValues, reset: false,
-                                                 row: rowIndex + (added ? 0 : 0))]
+                                                 row: rows.count)]
                 emissions[state].append(own)
-                if !added {
-                    added = true
-                }
-                anywhereRows.append((state: state, event: event, to: to))
+                rows.append(FlowModel.Row(from: StateID(state), event: event, to: to))
             }
         }
     }

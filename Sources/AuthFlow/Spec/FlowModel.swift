@@ -53,7 +53,8 @@ public struct FlowModel: Sendable {
     public let canGoBack: [Bool]
     /// Each state's forward moves, in emits declaration order.
     public let moves: [[Move]]
-    /// The declared transition table, deduplicated, in declaration order.
+    /// The declared transition table, deduplicated, in declaration order; then, in `authflow/2`, the
+    /// row each `anywhere` entry gives each state it reaches (entries in order, states in order).
     public let rows: [Row]
     /// The keys a report must never print values of.
     public let secrets: KeySet
@@ -83,9 +84,9 @@ public struct FlowModel: Sendable {
         package var values: UInt64
     }
     /// One root per variant, in variant order; a flow without config has one, with no data.
-    package let roots: [Root]
+    package internal(set) var roots: [Root]
     /// Each variant's config values, in the order of ``roots``.
-    package let variants: [[FlowSpec.KeyValue]]
+    package internal(set) var variants: [[FlowSpec.KeyValue]]
     /// `anywhere` rows a state's own emission or row overrides, as `state.event`.
     package let anywhereOverrides: [String]
     /// Whether every move is fixed by the state alone (no guard, value, clear, counter or reset):

@@ -16,16 +16,14 @@ import Foundation
 /// let model = try SpecLoader.load(file: "Specs/email-first.json")
 /// ```
 public enum SpecLoader {
-    /// Whether `authflow/2` files are read. Off until the runtime, the explorer and the tester run
-    /// them too: until then a `/2` file is an unsupported format, and the checker's own tests turn
-    /// it on for the parts that are done.
-    @TaskLocal package static var readsVersion2 = false
+    /// Whether `authflow/2` files are read (on; a test turns it off to see a `/1`-only loader refuse them).
+    @TaskLocal package static var readsVersion2 = true
 
     /// The largest spec file accepted, in bytes (a limit, not a format rule).
     public static let defaultMaxBytes = 8 << 20
 
     /// The spec format versions this loader reads, oldest first: the one place a new version is added.
-    public static let formats = ["authflow/1"]
+    public static let formats = ["authflow/1", "authflow/2"]
 
     /// Loads and validates the spec in the file at `path`.
     /// - Throws: ``InvalidSpecError`` for a missing, unreadable, directory, oversized or invalid file.
@@ -201,8 +199,8 @@ struct _SpecReader {
         guard let top = members(root, at: path, known: known, listed: version == 2 ? known : version1, what: "a spec") else { return nil }
 
         if let format = required(top, "format", at: path, container: root) {
-            if let text = string(format, at: path.member("format"), what: "format"), !SpecLoader.formats.contains(text), version != 2 {
-                let read = SpecLoader.formats.map { "\"\($0)\"" }.joined(separator: ", ")
+            if let text = string(format, at: path.member("format"), what: "format"), !SpecLoader.formats.contains(text) || (text == "authflow/2" && version != 2) {
+                let read = SpecLoader.formats.filter { $0 != "authflow/2" || SpecLoader.readsVersion2 }.map { "\"\($0)\"" }.joined(separator: ", ")
                 fail(path.member("format"), format, "unsupported format '\(SpecLimits.shown(text))'; this version reads \(read)")
             }
         }

@@ -174,6 +174,20 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
         return transition
     }
 
+    /// Moves to `to` as if the table sent `event` there, without consulting the table: for a session
+    /// whose rows have guards (``FlowSession`` running an `authflow/2` flow), which decides the
+    /// target itself. Observers are told as for ``send(_:)``.
+    /// - Throws: ``TransitionError/reentrantCall(during:)`` from inside an observer; nothing changes.
+    @discardableResult
+    func move(on event: Event, to: State) throws(TransitionError<State, Event>) -> Transition<State, Event> {
+        if storage.notifying { throw TransitionError.reentrantCall(during: "send(\(event))") }
+        let transition = Transition(from: state, on: event, to: to)
+        storage.history.append(to)
+        _checkHistory()
+        if !storage.observers.isEmpty { notify(.transitioned(transition)) }
+        return transition
+    }
+
     /// Returns to exactly the previous state.
     ///
     /// - Returns: the state the machine is in after the undo.

@@ -55,9 +55,39 @@ public struct FlowCoverage: Sendable {
         public var fired: Bool
         /// Stacks of at most `depth` events whose top frame this transition pushed.
         public var stacks: Int
+        /// `authflow/2`: when the step offers the event (its emission's `when`), in words; `nil` when always.
+        public var offeredWhen: String? = nil
+        /// `authflow/2`: the row's own guard, in words; `nil` when the row always holds.
+        public var condition: String? = nil
+        /// `authflow/2`: whether the event is the system's (a backend's answer, a timer), not the user's.
+        public var bySystem = false
+        /// `authflow/2`: whether the row starts the flow again (`to` is the initial state).
+        public var reset = false
 
         /// `from.event`, as the lint names dead transitions.
         public var id: String { "\(from).\(event)" }
+
+        /// The event with its guards, as an edge label shows it: `forgot if attempts ≥ 1 [recovery = code]`;
+        /// a system event is marked `⚙`, a row that starts the flow again `⟲`.
+        public var label: String {
+            var text = (bySystem ? "⚙ " : "") + (reset ? "⟲ " : "") + event
+            if let offeredWhen { text += " if \(offeredWhen)" }
+            if let condition { text += " [\(condition)]" }
+            return text
+        }
+    }
+
+    /// One `authflow/2` variant's coverage: what its own root reaches.
+    public struct VariantCoverage: Hashable, Sendable {
+        /// Its config values, `recovery=code, mfa=on`.
+        public var name: String
+        /// Reachable configurations from its root.
+        public var configurations: Int
+        /// Distinct stacks of at most `depth` events from its root, the root included.
+        public var stacks: Int
+        /// States some configuration of it is in, and transitions it fires.
+        public var statesReached: Int
+        public var transitionsFired: Int
     }
 
     /// Every state, in step declaration order.
@@ -74,6 +104,8 @@ public struct FlowCoverage: Sendable {
     public var stoppedBy: StopReason?
     /// Whether some count reached `Int.max` and stopped growing.
     public var saturated: Bool
+    /// `authflow/2` with `config`: each variant's coverage, in variant order; empty for a flow with one variant.
+    public var variants: [VariantCoverage] = []
 
     /// Computes the coverage of `model`.
     /// - Parameters:
@@ -105,11 +137,25 @@ public struct FlowCoverage: Sendable {
                           reachable: configurationsOf[state] > 0, configurations: configurationsOf[state],
                           stacks: counts.perState[state], backAllowed: model.canGoBack[state])
         }
-        let transitions = model.rows.enumerated().map { i, row in
+        // A flow whose moves depend on its data fires a row when some configuration's successor takes it.
+        let fired = model.isStatic ? nil : FrameMoves(graph: graph).facts.firedRows
+        var transitions = model.rows.enumerated().map { i, row in
             TransitionCoverage(from: model.states[row.from.index], event: model.events[row.event.index],
                                to: model.states[row.to.index],
-                               fired: graph.fires(row),
+                               fired: fired?.contains(i) ?? graph.fires(row),
                                stacks: counts.perRow[i])
+        }
+        if !model.isStatic {
+            for list in model.emissions {
+                for emission in list {
+                    for row in emission.rows where row.row < transitions.count {
+                        transitions[row.row].offeredWhen = emission.when.map { $0.text(model) }
+                        transitions[row.row].condition = row.when.map { $0.text(model) }
+                        transitions[row.row].bySystem = emission.bySystem
+                        transitions[row.row].reset = row.reset
+                    }
+                }
+            }
         }
         self.states = states
         self.transitions = transitions
@@ -118,5 +164,15 @@ public struct FlowCoverage: Sendable {
         self.stacks = counts.total
         self.stoppedBy = graph.stoppedBy ?? counts.stoppedBy
         self.saturated = counts.saturated
+        if model.roots.count > 1 {
+            self.variants = model.roots.indices.map { variant in
+                let single = model.keepingVariant(variant)
+                let graph = ConfigurationGraph(model: single, limits: CheckLimits(maxConfigurations: max(1, graph.count), timeout: timeout), start: start)
+                let counts = graph.countStacks(depth: depth, timeout: timeout, start: start)
+                let fired = FrameMoves(graph: graph).facts.firedRows
+                return VariantCoverage(name: model.variantNames[variant], configurations: graph.count, stacks: counts.total,
+                                       statesReached: graph.reachableStates, transitionsFired: fired.count)
+            }
+        }
     }
 }

@@ -34,6 +34,9 @@ public protocol FlowDriver: AnyObject {
     /// The default asks ``state``, ``dataCount`` and ``value(of:)``; a driver that can answer
     /// faster (without building the values it would return) implements it.
     func isAt(_ state: StateID, keys: KeySet, values: (KeyID) -> Int) -> Bool
+    /// Starts again at the root of an `authflow/2` variant (an index of ``FlowModel/variantNames``);
+    /// false when the driver cannot run that variant. By default only variant 0, by ``reset()``.
+    func start(variant: Int) -> Bool
 }
 
 extension FlowDriver {
@@ -48,21 +51,42 @@ extension FlowDriver {
         }
         return true
     }
+
+    public func start(variant: Int) -> Bool {
+        guard variant == 0 else { return false }
+        reset()
+        return true
+    }
 }
 
 /// Drives the real runtime: a ``FlowSession`` built from the model.
 public final class SessionDriver: FlowDriver {
     /// The session being driven.
-    public let session: FlowSession<StateID, EventID, KeyID, FlowValue>
+    public private(set) var session: FlowSession<StateID, EventID, KeyID, FlowValue>
+    /// The model a fresh session is built from for another variant; `nil` when given a session.
+    let model: FlowModel?
 
-    /// Drives a fresh session built from `model`.
+    /// Drives a fresh session built from `model`, in its first variant.
     public init(model: FlowModel) {
         self.session = model.makeSession()
+        self.model = model
     }
 
     /// Drives `session`.
     public init(session: FlowSession<StateID, EventID, KeyID, FlowValue>) {
         self.session = session
+        self.model = nil
+    }
+
+    /// Starts a fresh session of `variant` (built from the model), or resets the one given for variant 0.
+    public func start(variant: Int) -> Bool {
+        guard let model else {
+            guard variant == 0 else { return false }
+            session.reset()
+            return true
+        }
+        session = model.makeSession(tracker: session.tracker, variant: variant)
+        return true
     }
 
     @inlinable @inline(__always) public var state: StateID { session.state }

@@ -81,6 +81,14 @@ package struct RuntimeExplorer: Sendable {
     package func explore<Driver: FlowDriver>(_ driver: Driver, depth: Int, timeout: Double? = nil) -> RuntimeExploration {
         let deadline = timeout.map { Date().addingTimeInterval($0) }
         let progress = CheckProgress.current
+        if !model.isStatic {
+            // Moves that depend on the data: the walk over frames, every variant in order.
+            var walk = FrameWalk(model: model, driver: driver, traits: traits, depth: depth, deadline: deadline, timeout: timeout,
+                                 start: { driver.start(variant: $0) })
+            walk.progress = progress
+            walk.runAll()
+            return walk.result()
+        }
         // The real runtime gets a walk specialised for it, whatever type the caller knew it by.
         if let session = driver as? SessionDriver {
             var walk = Walk(explorer: self, driver: session, depth: depth, deadline: deadline, timeout: timeout)

@@ -22,6 +22,8 @@ public struct FlowFuzzer {
     let traits: DriverTraits
     /// Per state: the events it does not emit, which runs also send when ``traits`` probe every event.
     let unemitted: [[Int32]]
+    /// For a flow whose moves depend on its data: every configuration's moves (`deadlock`, `no-exit` per frame).
+    let frameMoves: FrameMoves?
 
     /// A fuzzer for `model`; `makeDriver` builds the runtime under test (by default a fresh ``FlowSession``).
     public init(model: FlowModel, makeDriver: (() -> any FlowDriver)? = nil) {
@@ -34,11 +36,13 @@ public struct FlowFuzzer {
         self.makeDriver = makeDriver
         self.rules = SiteRules(model: model)
         self.traits = traits
-        self.unemitted = model.moves.map { moves in
+        self.unemitted = model.emissions.map { emissions in
             guard traits.probesEveryEvent else { return [] }
-            let emitted = Set(moves.map(\.event.rawValue))
+            let emitted = Set(emissions.map(\.event.rawValue))
             return (0..<Int32(model.events.count)).filter { !emitted.contains($0) }
         }
+        self.frameMoves = model.isStatic ? nil
+            : FrameMoves(graph: ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000), edges: false))
     }
 
     /// The per-run seed derived from the fuzz seed, so one run replays alone.
@@ -55,10 +59,10 @@ public struct FlowFuzzer {
         let clockStart = clock.now()
         // One search of the configuration graph: the coverage denominators and the shrinker's guide.
         let graph = ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000), edges: false)
-        var coverage = FuzzCoverageTracker(graph: graph)
+        var coverage = FuzzCoverageTracker(graph: graph, frameMoves: frameMoves)
         var totalSteps = 0
         for (i, path) in regressions.enumerated() {
-            if let outcome = replay(path, properties: options.properties) {
+            if let outcome = replay(path, properties: options.properties, variant: 0) {
                 let failure = shrink(outcome, seed: options.seed, run: -(i + 1), options: options, graph: graph)
                 return FuzzReport(runs: 0, steps: 0, seed: options.seed, failure: failure, regressionsReplayed: i + 1,
                                   coverage: coverage.summary, seconds: clock.seconds(since: clockStart))
@@ -71,8 +75,9 @@ public struct FlowFuzzer {
                                   seconds: clock.seconds(since: clockStart), stoppedBy: .timeout(seconds: timeout))
             }
             var rng = SeededGenerator(seed: Self.runSeed(options.seed, run: run))
-            var lockstep = Lockstep(rules: rules, driver: makeDriver(), properties: options.properties, traits: traits)
-            var outcome = lockstep.start()
+            var lockstep = Lockstep(rules: rules, driver: makeDriver(), properties: options.properties, traits: traits, frameMoves: frameMoves)
+            // Each run drives one variant, drawn from its seed.
+            var outcome = lockstep.start(variant: model.roots.count > 1 ? Int(rng.draw(below: UInt64(model.roots.count))) : 0)
             coverage.enter(Int(lockstep.top.state))
             // Swarm: this run leaves out some events entirely.
             var excluded = Set<Int32>()
@@ -80,7 +85,50 @@ public struct FlowFuzzer {
                 for event in 0..<model.events.count where rng.bool(probability: 0.4) { excluded.insert(Int32(event)) }
             }
             var steps = 0
-            while outcome == nil && steps < options.maxSteps {
+            while outcome == nil && steps < options.maxSteps && !model.isStatic {
+                let state = Int(lockstep.top.state)
+                let emissions = model.emissions[state]
+                var choices: [(weight: Int, action: Int)] = []   // action: emission index, -1 for back, -2 to end the run, -3 an unemitted event
+                let allowed = emissions.indices.filter { !excluded.contains(emissions[$0].event.rawValue) }
+                var offered = false
+                for index in (allowed.isEmpty ? Array(emissions.indices) : allowed) {
+                    let now = model.offers(emissions[index], state: state, keys: lockstep.top.keys, values: lockstep.top.packed)
+                    offered = offered || now
+                    choices.append((now ? 4 : options.illegalWeight, index))
+                }
+                choices.append((lockstep.backAllowed ? options.backWeight : options.illegalWeight, -1))
+                if !offered && !lockstep.backAllowed { choices.append((4, -2)) }
+                if !unemitted[state].isEmpty { choices.append((options.illegalWeight, -3)) }
+                let total = choices.reduce(0) { $0 + max(0, $1.weight) }
+                guard total > 0 else { break }
+                var pick = Int(rng.draw(below: UInt64(total)))
+                var chosen = choices[0].action
+                for choice in choices where choice.weight > 0 {
+                    if pick < choice.weight { chosen = choice.action; break }
+                    pick -= choice.weight
+                }
+                if chosen == -2 { break }
+                let action: FuzzAction
+                if chosen == -3 {
+                    let others = unemitted[state]
+                    action = .event(model.events[Int(others[Int(rng.draw(below: UInt64(others.count)))])], values: nil)
+                } else if chosen < 0 {
+                    action = .back
+                } else {
+                    // A valued key takes one of its values (the system's answer); a presence key what a user might type.
+                    let emission = emissions[chosen]
+                    action = .event(model.events[emission.event.index], values: Lockstep.outputKeys(emission, keyCount: model.keys.count).map { key in
+                        let domain = model.layout.domains[key]
+                        return domain.isEmpty ? Self.randomValue(for: model.keys[key], using: &rng) : domain[Int(rng.draw(below: UInt64(domain.count)))]
+                    })
+                    coverage.tried(state: state, event: Int(emission.event.rawValue))
+                }
+                outcome = lockstep.apply(action).outcome
+                coverage.enter(Int(lockstep.top.state))
+                if chosen >= 0, lockstep.rowFired { coverage.fired(state: state, event: Int(emissions[chosen].event.rawValue)) }
+                steps += 1
+            }
+            while outcome == nil && steps < options.maxSteps && model.isStatic {
                 let state = Int(lockstep.top.state)
                 let moves = model.moves[state]
                 var choices: [(weight: Int, action: Int)] = []   // action: move index, -1 for back, -2 to end the run, -3 an unemitted event
@@ -138,9 +186,10 @@ public struct FlowFuzzer {
     }
 
     /// Replays `path` from the root; returns the first violation, or nil when the path is clean or not applicable.
-    public func replay(_ path: [FuzzAction], properties: Set<Property>? = nil) -> FuzzOutcome? {
-        var lockstep = Lockstep(rules: rules, driver: makeDriver(), properties: properties, traits: traits)
-        if let outcome = lockstep.start() { return outcome }
+    /// - Parameter variant: the `authflow/2` variant to run it in (an index of ``FlowModel/variantNames``).
+    public func replay(_ path: [FuzzAction], properties: Set<Property>? = nil, variant: Int = 0) -> FuzzOutcome? {
+        var lockstep = Lockstep(rules: rules, driver: makeDriver(), properties: properties, traits: traits, frameMoves: frameMoves)
+        if let outcome = lockstep.start(variant: variant) { return outcome }
         for action in path {
             let (applicable, outcome) = lockstep.apply(action)
             if !applicable { return nil }
@@ -155,10 +204,11 @@ public struct FlowFuzzer {
         let graph = graph ?? ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000), edges: false)
         let guide = ShrinkGuide(graph: graph, probesEveryEvent: traits.probesEveryEvent)
         let shrunk = PathShrinker(maxReplays: options.maxShrinkReplays, guide: guide).shrink(outcome) { candidate in
-            replay(candidate, properties: options.properties)
+            replay(candidate, properties: options.properties, variant: outcome.variant)
         }
         var failure = FuzzFailure(seed: seed, run: run, site: shrunk.outcome.site, original: outcome.actions,
                                   shrunk: shrunk.outcome.actions, violation: shrunk.outcome.violation, shrinkReplays: shrunk.replays)
+        failure.variant = outcome.variant
         failure.shortestKnown = shortestKnown(failure.site, within: failure.shrunk.count, graph: graph)
         return failure
     }

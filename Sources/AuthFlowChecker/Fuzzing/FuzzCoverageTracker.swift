@@ -13,12 +13,19 @@ struct FuzzCoverageTracker {
 
     /// Reachability comes from the configuration graph, by index (a search stopped by its limit
     /// counts only what it found).
-    init(graph: ConfigurationGraph) {
+    /// A flow whose moves depend on its data counts from `frameMoves`: the rows some reachable
+    /// configuration fires, and the events some reachable configuration's step offers.
+    init(graph: ConfigurationGraph, frameMoves: FrameMoves? = nil) {
         let model = graph.model
         self.model = model
         let reachable = Set((0..<model.stateCount).filter(graph.isReachable))
         self.reachable = reachable
         let stride = max(1, model.events.count)
+        if let facts = frameMoves?.facts {
+            self.live = Set(facts.firedRows.map { model.rows[$0].from.index * stride + model.rows[$0].event.index })
+            self.reachablePairs = Set(facts.offered.map { Int($0 >> 32) * stride + Int($0 & 0xFFFF_FFFF) })
+            return
+        }
         self.live = Set(reachable.flatMap { state in model.moves[state].filter { $0.target != nil }.map { state * stride + $0.event.index } })
         self.reachablePairs = Set(reachable.flatMap { state in model.moves[state].map { state * stride + $0.event.index } })
     }

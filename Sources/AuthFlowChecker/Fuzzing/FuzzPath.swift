@@ -32,4 +32,6 @@ public struct FuzzOutcome: Sendable {
     public var site: Site
     /// The actions up to and including the breaking one.
     public var actions: [FuzzAction]
+    /// The `authflow/2` variant the actions ran in (an index of ``FlowModel/variantNames``; 0 without config).
+    public var variant: Int = 0
 }

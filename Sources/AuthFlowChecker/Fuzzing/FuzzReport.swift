@@ -36,6 +36,9 @@ public struct FuzzFailure: Sendable {
     /// neither knows it. The shrunk path is the shortest there is when its length equals it.
     public var shortestKnown: Int? = nil
 
+    /// The `authflow/2` variant the run drove (an index of ``FlowModel/variantNames``; 0 without config).
+    public var variant: Int = 0
+
     /// Whether the shrunk path is known to be as short as any counterexample of its site.
     public var isKnownShortest: Bool { shortestKnown == shrunk.count }
 }

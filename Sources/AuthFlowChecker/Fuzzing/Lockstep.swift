@@ -10,6 +10,7 @@ struct Lockstep {
         var keys: UInt64
         var values: [Int: String]   // what this frame set, for the expected data after an undo
         var event: String?          // the event that pushed it (nil at the root)
+        var packed: UInt64 = 0      // authflow/2: the valued keys' and counters' fields (``DataLayout``)
     }
 
     let model: FlowModel
@@ -25,14 +26,27 @@ struct Lockstep {
     var actions: [FuzzAction] = []
     /// The sites already reported in this run (spec properties are reported once per site).
     var seen: Set<Site> = []
+    /// For a flow whose moves depend on its data: every configuration's moves, for `deadlock` and `no-exit` per frame.
+    let frameMoves: FrameMoves?
+    /// The `authflow/2` variant this run drives (an index of ``FlowModel/roots``).
+    var variant = 0
+    /// Bits of the config keys: the variant's, not data the runtime holds.
+    let configBits: UInt64
+    var successors: [FlowModel.Successor] = []
+    /// Whether the last event of a data-dependent flow fired a row (pushed or reset), by the spec.
+    var rowFired = false
 
     /// A lockstep run of `driver` against `rules.model` (the rules are computed once per fuzzer, not per run).
-    init(rules: SiteRules, driver: any FlowDriver, properties: Set<Property>?, traits: DriverTraits = .runtime) {
+    init(rules: SiteRules, driver: any FlowDriver, properties: Set<Property>?, traits: DriverTraits = .runtime,
+         frameMoves: FrameMoves? = nil) {
         self.model = rules.model
         self.traits = traits
         self.driver = driver
         self.properties = properties
         self.rules = rules
+        self.frameMoves = frameMoves
+        let layout = rules.model.layout
+        self.configBits = (0..<rules.model.keys.count).reduce(0) { layout.isConfig[$1] ? $0 | 1 << UInt64($1) : $0 }
     }
 
     var top: Frame { frames[frames.count - 1] }
@@ -42,13 +56,16 @@ struct Lockstep {
         frames.count > 1 && !model.isTerminal[Int(top.state)] && model.canGoBack[Int(top.state)]
     }
 
-    /// Starts at the root; returns a violation found there, if any.
-    mutating func start() -> FuzzOutcome? {
-        driver.reset()
-        frames = [Frame(state: model.initial.rawValue, keys: 0, values: [:], event: nil)]
+    /// Starts at the root of `variant`; returns a violation found there, if any (`nil` too when the driver cannot run the variant).
+    mutating func start(variant: Int = 0) -> FuzzOutcome? {
+        self.variant = variant
+        if model.isStatic { driver.reset() } else if !driver.start(variant: variant) { return nil }
+        let root = model.roots[variant]
+        frames = [Frame(state: model.initial.rawValue, keys: root.keys, values: [:], event: nil, packed: root.values)]
         expected = [:]
         actions = []
-        steps = [PathStep(event: nil, state: model.states[model.initial.index], data: [], values: [:])]
+        steps = []
+        steps = [pathStep(event: nil)]
         seen = []
         return check(after: nil)
     }
@@ -94,6 +111,7 @@ struct Lockstep {
             return (true, check(after: "back"))
         case let .event(name, values):
             guard let event = model.event(named: name) else { return (false, nil) }
+            if !model.isStatic { return applyByFrame(action, event: event, name: name, values: values) }
             guard let move = model.moves[Int(top.state)].first(where: { $0.event == event }) else {
                 // An event the step does not emit: an app's table must refuse it too.
                 guard traits.probesEveryEvent, values?.isEmpty ?? true else { return (false, nil) }
@@ -144,6 +162,7 @@ struct Lockstep {
     }
 
     func pathStep(event: String?) -> PathStep {
+        if !model.isStatic { return framePathStep(event: event) }
         let keys = KeySet(bits: top.keys)
         var values: [String: String] = [:]
         for key in keys {
@@ -154,7 +173,8 @@ struct Lockstep {
 
     /// Every difference between the runtime and the model's top frame, or nil.
     func mismatch() -> FrameMismatch? {
-        FrameComparator(model: model).compare(driver, state: top.state, height: traits.readsInternals ? frames.count : nil, keys: top.keys,
+        if !model.isStatic { return frameMismatch() }
+        return FrameComparator(model: model).compare(driver, state: top.state, height: traits.readsInternals ? frames.count : nil, keys: top.keys,
                                               expected: { .string(expected[$0.index] ?? "") }, display: { "\($0)" })
     }
 
@@ -162,6 +182,7 @@ struct Lockstep {
 
     /// Checks the spec properties at the current frame; returns the first violation of an unseen site.
     mutating func check(after event: String?) -> FuzzOutcome? {
+        if !model.isStatic { return checkFrame() }
         let state = Int(top.state)
         if let unmet = rules.unmetRequirement(state: state, keys: top.keys),
            let found = violation(unmet.property, state: top.state, event: nil, unmet.message) {
@@ -179,8 +200,10 @@ struct Lockstep {
         guard includes(property) else { return nil }
         let site = Site(property: property, state: model.states[Int(state)], event: event)
         guard seen.insert(site).inserted else { return nil }
-        let violation = Violation(property: property, state: site.state, event: event, message: message, path: steps,
+        var text = message
+        if model.roots.count > 1 { text += " (variant \(model.variantNames[variant]))" }
+        let violation = Violation(property: property, state: site.state, event: event, message: text, path: steps,
                                   mismatch: mismatch)
-        return FuzzOutcome(violation: violation, site: site, actions: actions)
+        return FuzzOutcome(violation: violation, site: site, actions: actions, variant: variant)
     }
 }

@@ -196,11 +196,11 @@ package struct ConfigurationGraph: Sendable {
     /// The edges of configuration `i`, as indices into ``edgeTarget`` and ``edgeRow``.
     func edges(of i: Int) -> Range<Int> { edgeStart[i]..<edgeStart[i + 1] }
 
-    /// The events of the shortest path from the root to configuration `position`.
+    /// The events of the shortest path from its variant's root to configuration `position`.
     func events(to position: Int32) -> [String] {
         var events: [String] = []
         var cursor = position
-        while cursor > 0 {
+        while parent[Int(cursor)] >= 0 {
             events.append(model.events[Int(via[Int(cursor)])])
             cursor = parent[Int(cursor)]
         }

@@ -13,9 +13,13 @@ public struct CheckOptions: Hashable, Sendable {
     public var passcodeCases: Int
     /// How many worker threads share the runtime walk (1: single-threaded).
     public var workers: Int
+    /// The `authflow/2` variants to check: config key → the values allowed (empty: every variant).
+    /// Applied when the spec is loaded (``FlowModel/selectingVariants(_:)``).
+    public var variants: [String: Set<String>]
 
     public init(limits: CheckLimits = CheckLimits(), properties: Set<Property>? = nil, strict: Bool = false,
-                passcodeCases: Int = 2_000, workers: Int = 1) {
+                passcodeCases: Int = 2_000, workers: Int = 1, variants: [String: Set<String>] = [:]) {
+        self.variants = variants
         self.limits = limits
         self.properties = properties
         self.strict = strict
@@ -183,7 +187,7 @@ public enum FlowChecker {
             let exploration: RuntimeExploration
             if let driver {
                 exploration = RuntimeExplorer(model: model).explore(driver, depth: limits.depth, timeout: remaining)
-            } else if options.workers > 1 {
+            } else if options.workers > 1 && model.isStatic {
                 exploration = ParallelExplorer(model: model, workers: options.workers).explore(depth: limits.depth, timeout: remaining)
             } else {
                 exploration = RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: limits.depth, timeout: remaining)

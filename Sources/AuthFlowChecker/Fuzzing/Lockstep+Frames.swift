@@ -1,0 +1,136 @@
+import AuthFlow
+
+/// The lockstep run of a flow whose moves depend on its data (`authflow/2`): each event is decided
+/// by the one semantics on the frame, with the values the run sends.
+extension Lockstep {
+    /// The keys a step's output carries for `emission`, in the order an action lists their values:
+    /// the presence keys it adds (by id), then the valued keys it adds (in declaration order).
+    static func outputKeys(_ emission: FlowModel.Emission, keyCount: Int) -> [Int] {
+        (0..<keyCount).filter { emission.addKeys & (1 << UInt64($0)) != 0 } + emission.addValued
+    }
+
+    /// Applies `.event(name, values)` to a data-dependent flow; `values` are the output keys' values
+    /// (``outputKeys(_:keyCount:)``), `nil` for simple defaults (a valued key's first value).
+    mutating func applyByFrame(_ action: FuzzAction, event: EventID, name: String, values: [String]?) -> (applicable: Bool, outcome: FuzzOutcome?) {
+        let state = Int(top.state)
+        let layout = model.layout
+        rowFired = false
+        guard let index = model.emissions[state].firstIndex(where: { $0.event == event }) else {
+            // An event the step does not emit: an app's table must refuse it too.
+            guard traits.probesEveryEvent, values?.isEmpty ?? true else { return (false, nil) }
+            actions.append(action)
+            let step = actions.count
+            let accepted = driver.send(event) { .string(Self.simpleValue(model.keys[$0.index], step: step)) }
+            steps.append(pathStep(event: name))
+            return (true, refusal(of: name, accepted: accepted))
+        }
+        let emission = model.emissions[state][index]
+        let keys = Self.outputKeys(emission, keyCount: model.keys.count)
+        if let values, values.count != keys.count { return (false, nil) }
+        actions.append(action)
+        let step = actions.count
+        var sent: [Int: String] = [:]
+        for (i, key) in keys.enumerated() {
+            sent[key] = values?[i] ?? (layout.isValued(key) ? layout.domains[key][0] : Self.simpleValue(model.keys[key], step: step))
+        }
+        let accepted = driver.send(event) { key in .string(sent[key.index] ?? "") }
+        // What the spec does with it: not offered now, a value outside a domain, no row, a reset or a push.
+        var branch = 0
+        var inDomain = true
+        for key in emission.addValued {
+            guard let position = layout.domains[key].firstIndex(of: sent[key] ?? "") else { inDomain = false; break }
+            branch = branch * layout.domains[key].count + position
+        }
+        let from = top
+        guard inDomain, model.offers(emission, state: state, keys: from.keys, values: from.packed) else {
+            steps.append(pathStep(event: name))
+            return (true, refusal(of: name, accepted: accepted))
+        }
+        let (effectKeys, effectValues) = model.applying(emission, branch: branch, keys: from.keys, values: from.packed)
+        guard let row = emission.rows.first(where: { $0.when?.holds(state: Int32(state), keys: effectKeys, values: effectValues, layout: layout) ?? true }) else {
+            steps.append(pathStep(event: name))
+            return (true, refusal(of: name, accepted: accepted))
+        }
+        rowFired = true
+        if row.reset {
+            let root = model.roots[variant]
+            frames = [Frame(state: model.initial.rawValue, keys: root.keys, values: [:], event: nil, packed: root.values)]
+            expected = [:]
+        } else {
+            var set: [Int: String] = [:]
+            for key in keys where !layout.isValued(key) { set[key] = sent[key] }
+            frames.append(Frame(state: row.to.rawValue, keys: effectKeys & ~row.clearKeys, values: set, event: name,
+                                packed: effectValues & ~row.clearValues))
+            for (key, value) in set { expected[key] = value }
+        }
+        steps.append(pathStep(event: name))
+        let target = model.states[row.to.index]
+        if !accepted {
+            return (true, violation(.divergence, state: from.state, event: name,
+                                    "\(subject) rejected \(name) from \(model.states[state]), which the spec \(row.reset ? "resets" : "sends") to \(target)"))
+        }
+        if let found = mismatch() {
+            return (true, violation(.divergence, state: top.state, event: name, "after \(name), \(found.summary(subject: subject))", mismatch: found))
+        }
+        return (true, check(after: name))
+    }
+
+    /// The keys the runtime holds as data in the top frame: present keys but config, and counters above 0.
+    var dataBits: UInt64 {
+        var bits = top.keys & ~configBits
+        for k in model.keys.indices where model.layout.isCounter(k) && model.layout.field(k, in: top.packed) > 0 { bits |= 1 << UInt64(k) }
+        return bits
+    }
+
+    /// The value the runtime must hold for `key` in the top frame.
+    func expectedValue(_ key: KeyID) -> FlowValue {
+        let k = key.index, layout = model.layout
+        if layout.isCounter(k) { return .int(layout.field(k, in: top.packed)) }
+        if layout.isValued(k) { return .string(layout.domains[k][layout.field(k, in: top.packed)]) }
+        return .string(expected[k] ?? "")
+    }
+
+    func frameMismatch() -> FrameMismatch? {
+        FrameComparator(model: model).compare(driver, state: top.state, height: traits.readsInternals ? frames.count : nil, keys: dataBits,
+                                              expected: expectedValue, display: { "\($0)" })
+    }
+
+    /// The top frame as a path step: present keys and counters as data, every value (config included), secrets redacted.
+    func framePathStep(event: String?) -> PathStep {
+        var values: [String: String] = [:]
+        var data: [String] = []
+        for k in model.keys.indices {
+            guard let shown = model.layout.shown(k, keys: top.keys, values: top.packed) else { continue }
+            let name = model.keys[k]
+            if configBits & (1 << UInt64(k)) == 0 { data.append(name) }
+            values[name] = model.secrets.contains(KeyID(Int32(k))) ? FlowReport.redacted
+                : shown == "present" ? (expected[k] ?? "?") : shown
+        }
+        return PathStep(event: event, state: model.states[Int(top.state)], data: data.sorted(), values: values)
+    }
+
+    /// The spec sites of the top frame, as the complete checker decides them for its configuration.
+    mutating func checkFrame() -> FuzzOutcome? {
+        let state = Int(top.state)
+        if let unmet = rules.unmetRequirement(state: state, keys: top.keys),
+           let found = violation(unmet.property, state: top.state, event: nil, unmet.message) {
+            return found
+        }
+        model.successors(state: state, keys: top.keys, values: top.packed, into: &successors)
+        for successor in successors where successor.outcome == .illegal {
+            let message = frameMoves?.illegalMessage(state: state, event: successor.event, keys: successor.effectKeys, values: successor.effectValues)
+                ?? "\(model.states[state]) emits \(model.events[successor.event.index]), but no row of the table holds for the data after it"
+            if let found = violation(.illegalTransition, state: top.state, event: model.events[successor.event.index], message) { return found }
+        }
+        if model.isTerminal[state], let exit = rules.terminalExit(state),
+           let found = violation(exit.property, state: top.state, event: nil, exit.message) {
+            return found
+        }
+        if let frameMoves, let i = frameMoves.graph.index[Configuration(state: top.state, keys: top.keys, values: top.packed)],
+           let property = frameMoves.stuck(Int(i)),
+           let found = violation(property, state: top.state, event: nil, frameMoves.stuckMessage(property, at: Int(i))) {
+            return found
+        }
+        return nil
+    }
+}

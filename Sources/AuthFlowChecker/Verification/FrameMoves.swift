@@ -1,0 +1,100 @@
+import AuthFlow
+
+/// Every move of every reachable configuration of a flow whose moves depend on its data
+/// (`authflow/2`), and what they decide: which configurations can move, which can still reach a
+/// terminal configuration, which events no row takes.
+///
+/// The complete checker reads it for the first configuration of each site; the random-path tester
+/// reads it for the sites of every frame it drives, so both decide `deadlock` and `no-exit` from
+/// the same graph and say so in the same words.
+struct FrameMoves {
+    let graph: ConfigurationGraph
+    /// Per configuration: whether some move (a push or a reset) leaves it.
+    let canMove: [Bool]
+    /// Per configuration: whether some terminal configuration is reachable from it.
+    let canExit: [Bool]
+    /// The first configuration (breadth-first) where each `(state, event)` has a branch no row takes,
+    /// keyed `state << 32 | event`, with the data after that branch's effects.
+    let firstIllegal: [Int64: (position: Int32, keys: UInt64, values: UInt64)]
+    /// What the lint needs: rows that fired, events offered, who moves each state.
+    let facts: ModelChecker.FrameFacts
+
+    /// Expands every configuration of `graph` once.
+    /// - Complexity: O(C · m · b) time and O(C + E) memory for C configurations, m emissions per step, b branches each.
+    init(graph: ConfigurationGraph) {
+        self.graph = graph
+        let model = graph.model
+        let count = graph.count
+        var successors: [FlowModel.Successor] = []
+        var illegal: [Int64: (position: Int32, keys: UInt64, values: UInt64)] = [:]
+        var canMove = [Bool](repeating: false, count: count)
+        var reverse = [[Int32]](repeating: [], count: count)
+        var facts = ModelChecker.FrameFacts()
+        facts.userMoves = Array(repeating: false, count: model.stateCount)
+        facts.systemMoves = Array(repeating: false, count: model.stateCount)
+        for i in 0..<count {
+            let configuration = graph.configurations[i]
+            let state = Int(configuration.state)
+            model.successors(state: state, keys: configuration.keys, values: configuration.values, into: &successors)
+            for successor in successors {
+                facts.offered.insert(Int64(state) << 32 | Int64(successor.event.rawValue))
+                if successor.row >= 0 {
+                    facts.firedRows.insert(successor.row)
+                    if model.emissions[state][successor.emission].bySystem { facts.systemMoves[state] = true } else { facts.userMoves[state] = true }
+                }
+                switch successor.outcome {
+                case .illegal:
+                    let site = Int64(configuration.state) << 32 | Int64(successor.event.rawValue)
+                    if illegal[site] == nil { illegal[site] = (Int32(i), successor.effectKeys, successor.effectValues) }
+                case let .push(target, keys, values):
+                    canMove[i] = true
+                    if let child = graph.index[Configuration(state: target.rawValue, keys: keys, values: values)] {
+                        reverse[Int(child)].append(Int32(i))
+                    }
+                case .reset:
+                    canMove[i] = true
+                    if let root = graph.rootIndex(configuration) { reverse[Int(root)].append(Int32(i)) }
+                }
+            }
+        }
+        // Backward from every terminal configuration.
+        var canExit = [Bool](repeating: false, count: count)
+        var work: [Int32] = []
+        for i in 0..<count where model.isTerminal[Int(graph.configurations[i].state)] {
+            canExit[i] = true
+            work.append(Int32(i))
+        }
+        while let next = work.popLast() {
+            for predecessor in reverse[Int(next)] where !canExit[Int(predecessor)] {
+                canExit[Int(predecessor)] = true
+                work.append(predecessor)
+            }
+        }
+        self.canMove = canMove
+        self.canExit = canExit
+        self.firstIllegal = illegal
+        self.facts = facts
+    }
+
+    /// `deadlock` when non-terminal configuration `i` cannot move, `no-exit` when it moves but can reach no terminal configuration.
+    func stuck(_ i: Int) -> Property? {
+        guard !graph.model.isTerminal[Int(graph.configurations[i].state)] else { return nil }
+        if !canMove[i] { return .deadlock }
+        return canExit[i] ? nil : .noExit
+    }
+
+    /// The message of a `deadlock` or `no-exit` at configuration `i`.
+    func stuckMessage(_ property: Property, at i: Int) -> String {
+        let name = graph.model.states[Int(graph.configurations[i].state)]
+        return property == .deadlock
+            ? "\(name) is not terminal and has no legal forward move with the data \(graph.dataText(i))"
+            : "\(name) has forward moves, but no terminal state is reachable from it with the data \(graph.dataText(i))"
+    }
+
+    /// The message of an `illegal-transition`: `event` from `state` with the data after its effects.
+    func illegalMessage(state: Int, event: EventID, keys: UInt64, values: UInt64) -> String {
+        let name = graph.model.states[state], eventName = graph.model.events[event.index]
+        return "\(name) emits \(eventName), but no row of the table from \(name) on \(eventName) holds for the data after it, "
+            + graph.dataText(keys: keys, values: values)
+    }
+}
