@@ -61,7 +61,7 @@ import Testing
 
     /// Whether `driver` is at `(state, keys)` with `values`, asked both ways; fails the test when the two ways disagree.
     /// As in the walk, a key outside the frame is asked for -1.
-    static func isAt(_ driver: some FlowDriver, _ model: FlowModel, _ state: String, _ values: [KeyID: Int],
+    static func isAt(_ driver: ErasedAppDriver, _ model: FlowModel, _ state: String, _ values: [KeyID: Int],
                      sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Bool {
         let id = model.state(named: state)!
         let keys = KeySet(values.keys)
@@ -154,21 +154,6 @@ import Testing
             #expect(driver.value(of: model.key(named: "email")!) == value)
             #expect(driver.undo())
         }
-    }
-
-    /// The built-in runtime's comparison in one call (the protocol's default) agrees with the comparator too.
-    @Test func theRuntimesFrameComparedInOneCall() throws {
-        let model = try Files.model(Files.root.appendingPathComponent("Specs/email-first.json").path)
-        let driver = SessionDriver(model: model)
-        let (start, known) = (model.event(named: "startAuth")!, model.event(named: "knownEmail")!)
-        #expect(driver.send(start) { .int(Self.token(2, start, $0)) })
-        #expect(driver.send(known) { .int(Self.token(3, known, $0)) })
-        let (email, account) = (model.key(named: "email")!, model.key(named: "account")!)
-        let right = [email: Self.token(3, known, email), account: Self.token(3, known, account)]
-        #expect(Self.isAt(driver, model, "password", right))
-        #expect(!Self.isAt(driver, model, "email", right))
-        #expect(!Self.isAt(driver, model, "password", [email: Self.token(3, known, email)]))
-        #expect(!Self.isAt(driver, model, "password", [email: Self.token(3, known, email), account: 1]))
     }
 
     /// The typed-value table finds every value it was given, and nothing else.

@@ -375,6 +375,8 @@ final class ErasedAppDriver: FlowDriver, NamesUnknownStates {
     @usableFromInline var state: StateID { stateOf() }
     @usableFromInline var dataCount: Int { dataCountOf() }
     @usableFromInline func value(of key: KeyID) -> FlowValue? { valueOf(key) }
+    /// Whether the app is at `state` holding exactly the keys in `keys`, each with the app's value
+    /// for the walk's integer `values(key)`: the walk's frame compared in one call (see ``Walk/matches(state:keys:)``).
     @usableFromInline func isAt(_ state: StateID, keys: KeySet, values: (KeyID) -> Int) -> Bool { isAtFrame(state, keys, values) }
     @usableFromInline func send(_ event: EventID, value: (KeyID) -> FlowValue) -> Bool { sendEvent(event, value) }
     @usableFromInline func back() -> Bool { backOnce() }

@@ -5,9 +5,22 @@ extension Walk {
     /// Whether the runtime is exactly at the model's frame: state, history height (when it is read), data values.
     @inline(__always)
     func matches(state: Int32, keys: UInt64) -> Bool {
-        if readsInternals && driver.height != nodes.count { return false }
-        let expected = self.expected
-        return driver.isAt(StateID(state), keys: KeySet(bits: keys)) { expected[$0.index] }
+        // An app is compared in one call, which answers faster than key by key. The cast is decided
+        // when the walk is compiled for its driver: the runtime's walk has no trace of it.
+        if let app = driver as? ErasedAppDriver, !readsInternals {
+            let expected = self.expected
+            return app.isAt(StateID(state), keys: KeySet(bits: keys)) { expected[$0.index] }
+        }
+        if driver.state.rawValue != state || (readsInternals && driver.height != nodes.count) || driver.dataCount != keys.nonzeroBitCount {
+            return false
+        }
+        var rest = keys
+        while rest != 0 {
+            let key = rest.trailingZeroBitCount
+            rest &= rest &- 1
+            guard case .int(let value)? = driver.value(of: KeyID(key)), value == expected[key] else { return false }
+        }
+        return true
     }
 
     /// Compares the runtime with the model's frame `(state, keys)` at the top of the walk's stack; every difference, or nil.
