@@ -27,31 +27,12 @@ public protocol FlowDriver: AnyObject {
     func undo() -> Bool
     /// Returns to the root with no data.
     func reset()
-    /// Whether the runtime is at `state` holding exactly the keys in `keys`, each with the integer
-    /// value `values(key)`: one frame of the walk (whose values are integers) compared in one call,
-    /// its history height aside.
-    ///
-    /// The default asks ``state``, ``dataCount`` and ``value(of:)``; a driver that can answer
-    /// faster (without building the values it would return) implements it.
-    func isAt(_ state: StateID, keys: KeySet, values: (KeyID) -> Int) -> Bool
     /// Starts again at the root of an `authflow/2` variant (an index of ``FlowModel/variantNames``);
     /// false when the driver cannot run that variant. By default only variant 0, by ``reset()``.
     func start(variant: Int) -> Bool
 }
 
 extension FlowDriver {
-    @inlinable @inline(__always)
-    public func isAt(_ state: StateID, keys: KeySet, values: (KeyID) -> Int) -> Bool {
-        guard self.state.rawValue == state.rawValue, dataCount == keys.bits.nonzeroBitCount else { return false }
-        var rest = keys.bits
-        while rest != 0 {
-            let key = KeyID(rest.trailingZeroBitCount)
-            rest &= rest &- 1
-            guard case .int(let value)? = value(of: key), value == values(key) else { return false }
-        }
-        return true
-    }
-
     public func start(variant: Int) -> Bool {
         guard variant == 0 else { return false }
         reset()
@@ -62,7 +43,7 @@ extension FlowDriver {
 /// Drives the real runtime: a ``FlowSession`` built from the model.
 public final class SessionDriver: FlowDriver {
     /// The session being driven.
-    public private(set) var session: FlowSession<StateID, EventID, KeyID, FlowValue>
+    @exclusivity(unchecked) public private(set) var session: FlowSession<StateID, EventID, KeyID, FlowValue>
     /// The model a fresh session is built from for another variant; `nil` when given a session.
     let model: FlowModel?
 
