@@ -65,7 +65,8 @@ import Testing
                      sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Bool {
         let id = model.state(named: state)!
         let keys = KeySet(values.keys)
-        let fast = driver.isAt(id, keys: keys) { values[$0] ?? -1 }
+        let tokens = (0..<model.keys.count).map { values[KeyID($0)] ?? -1 }
+        let fast = tokens.withUnsafeBufferPointer { driver.isAt(id, keys: keys, values: $0.baseAddress!) }
         let slow = FrameComparator(model: model).compare(driver, state: id.rawValue, height: nil, keys: keys.bits,
                                                          expected: { .int(values[$0]!) }, display: { "\($0)" }) == nil
         #expect(fast == slow, "isAt says \(fast), the frame comparator \(slow)", sourceLocation: sourceLocation)

@@ -215,9 +215,9 @@ final class AppDriver<Flow: FlowUnderTest> {
         return made
     }
 
-    /// Whether the app is at `state` holding exactly `expected`, each key with the app's value for the integer `values(key)`.
+    /// Whether the app is at `state` holding exactly `expected`, each key with the app's value for the integer `values[key]`.
     @inlinable
-    func isAt(_ state: StateID, keys expected: KeySet, values: (KeyID) -> Int) -> Bool {
+    func isAt(_ state: StateID, keys expected: KeySet, values: UnsafePointer<Int>) -> Bool {
         let current = withApp { $0.state }
         let known = state.index >= 0 && state.index < appStates.count ? appStates[state.index] : nil
         if known.map({ $0 != current }) ?? true, id(of: current) != state { return false }
@@ -229,11 +229,11 @@ final class AppDriver<Flow: FlowUnderTest> {
                 while i < appKeys.count && appKeys[i] != key { i &+= 1 }
                 guard i < appKeys.count else { return false }
                 let id = KeyID(appKeyIDs[i])
-                guard expected.contains(id), value == typedValue(token: values(id)) else { return false }
+                guard expected.contains(id), value == typedValue(token: values[id.index]) else { return false }
             }
         } else {
             for key in expected {
-                guard let appKey = keys[key.index], let have = data[appKey], have == typedValue(token: values(key)) else { return false }
+                guard let appKey = keys[key.index], let have = data[appKey], have == typedValue(token: values[key.index]) else { return false }
             }
         }
         return true
@@ -350,7 +350,7 @@ final class ErasedAppDriver: FlowDriver, NamesUnknownStates {
     let stateOf: () -> StateID
     let dataCountOf: () -> Int
     let valueOf: (KeyID) -> FlowValue?
-    let isAtFrame: (StateID, KeySet, (KeyID) -> Int) -> Bool
+    let isAtFrame: (StateID, KeySet, UnsafePointer<Int>) -> Bool
     let sendEvent: (EventID, (KeyID) -> FlowValue) -> Bool
     let backOnce: () -> Bool
     let undoOnce: () -> Bool
@@ -359,7 +359,7 @@ final class ErasedAppDriver: FlowDriver, NamesUnknownStates {
 
     @usableFromInline
     init(state: @escaping () -> StateID, dataCount: @escaping () -> Int, value: @escaping (KeyID) -> FlowValue?,
-         isAt: @escaping (StateID, KeySet, (KeyID) -> Int) -> Bool, send: @escaping (EventID, (KeyID) -> FlowValue) -> Bool,
+         isAt: @escaping (StateID, KeySet, UnsafePointer<Int>) -> Bool, send: @escaping (EventID, (KeyID) -> FlowValue) -> Bool,
          back: @escaping () -> Bool, undo: @escaping () -> Bool, reset: @escaping () -> Void, name: @escaping (StateID) -> String?) {
         stateOf = state
         dataCountOf = dataCount
@@ -376,8 +376,8 @@ final class ErasedAppDriver: FlowDriver, NamesUnknownStates {
     @usableFromInline var dataCount: Int { dataCountOf() }
     @usableFromInline func value(of key: KeyID) -> FlowValue? { valueOf(key) }
     /// Whether the app is at `state` holding exactly the keys in `keys`, each with the app's value
-    /// for the walk's integer `values(key)`: the walk's frame compared in one call (see ``Walk/matches(state:keys:)``).
-    @usableFromInline func isAt(_ state: StateID, keys: KeySet, values: (KeyID) -> Int) -> Bool { isAtFrame(state, keys, values) }
+    /// for the walk's integer `values[key]` (indexed by key id): the walk's frame compared in one call (see ``Walk/matches(state:keys:)``).
+    @usableFromInline func isAt(_ state: StateID, keys: KeySet, values: UnsafePointer<Int>) -> Bool { isAtFrame(state, keys, values) }
     @usableFromInline func send(_ event: EventID, value: (KeyID) -> FlowValue) -> Bool { sendEvent(event, value) }
     @usableFromInline func back() -> Bool { backOnce() }
     @usableFromInline func undo() -> Bool { undoOnce() }

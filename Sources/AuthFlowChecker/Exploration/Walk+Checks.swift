@@ -8,8 +8,7 @@ extension Walk {
         // An app is compared in one call, which answers faster than key by key. The cast is decided
         // when the walk is compiled for its driver: the runtime's walk has no trace of it.
         if let app = driver as? ErasedAppDriver, !readsInternals {
-            let expected = self.expected
-            return app.isAt(StateID(state), keys: KeySet(bits: keys)) { expected[$0.index] }
+            return app.isAt(StateID(state), keys: KeySet(bits: keys), values: UnsafePointer(expected))
         }
         if driver.state.rawValue != state || (readsInternals && driver.height != nodes.count) || driver.dataCount != keys.nonzeroBitCount {
             return false
