@@ -69,6 +69,8 @@ extension EndToEndCase {
               environment: ["AUTHCHECK_TEST_FAULT": "undo-refused:otp"]),
         .init("fuzz-invalid-spec", ["fuzz", Fixture.spec("malformed")]),
         .init("export-promela", ["export", "--format", "promela", "--depth", "3", Fixture.sessionRestore]),
+        // Without --depth, every configuration: a deadlock is an invalid end state, the terminal states wait.
+        .init("export-promela-configurations", ["export", "--format", "promela", Fixture.spec("deadlock")]),
         .init("usage-export-bad-format", ["export", "--format", "tla", Fixture.sessionRestore]),
         // A report's format names the command that writes it.
         .init("usage-export-json", ["export", "--format", "json", Fixture.sessionRestore]),
@@ -105,7 +107,13 @@ extension EndToEndCase {
         // A row whose event its step never emits: a spec warning at the row's 'on', with the nearest emitted event.
         .init("check-misspelled-event", ["check", Fixture.spec("misspelled-event")]),
         .init("check-misspelled-event-sarif", ["check", "--format", "sarif", Fixture.spec("misspelled-event")]),
+        // authflow/2: the variant a path ran in, and the values after each step (counters included, config left out).
+        .init("check-v2-variant", ["check", version2Broken("expiry-trap"), version2Broken("passkey-variant")]),
+        .init("check-v2-values-json", ["check", "--format", "json", version2Broken("lockout"), version2Broken("passkey-variant")]),
     ]
+
+    /// A broken `authflow/2` fixture of the checker's tests.
+    static func version2Broken(_ name: String) -> String { "Tests/AuthFlowCheckerTests/Fixtures/version2/broken/\(name).json" }
 
     /// Invalid specs: located problems in the report on stdout, nothing on stderr; with a document on stdout, one `error:` line (exit 2).
     static let invalid: [EndToEndCase] = [

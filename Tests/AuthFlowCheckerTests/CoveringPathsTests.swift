@@ -20,7 +20,9 @@ import Testing
         return rows
     }
 
-    @Test(arguments: Files.specs + ["sso-detour", "mfa-bypass", "no-exit", "deep"].map(Files.broken))
+    // The static specs: a tour of an authflow/2 flow crosses variants and resets, which `rowsTaken` does not replay
+    // (and `authcheck paths` refuses /2 flows for now).
+    @Test(arguments: Files.staticSpecs + ["sso-detour", "mfa-bypass", "no-exit", "deep"].map(Files.broken))
     func theTourTakesEveryFiredTransition(_ spec: String) throws {
         let model = try Files.model(spec)
         let cover = CoveringPaths(model: model, target: .transitions)
@@ -33,7 +35,7 @@ import Testing
         #expect(cover.length >= cover.lowerBound)
     }
 
-    @Test(arguments: Files.specs)
+    @Test(arguments: Files.staticSpecs)
     func theStateTourEntersEveryReachableState(_ spec: String) throws {
         let model = try Files.model(spec)
         let cover = CoveringPaths(model: model, target: .states)
@@ -45,7 +47,7 @@ import Testing
 
     @Test func theFiguresOfTheSpecs() throws {
         // Written down in the README: paths, total steps against the lower bound.
-        for spec in Files.specs {
+        for spec in Files.staticSpecs {
             let cover = CoveringPaths(model: try Files.model(spec), target: .transitions)
             print("\(spec.split(separator: "/").last!): \(cover.paths.count) paths, \(cover.length) steps, lower bound \(cover.lowerBound)")
             #expect(cover.length <= 3 * cover.lowerBound, "the greedy tour should stay within 3x the bound on real flows")

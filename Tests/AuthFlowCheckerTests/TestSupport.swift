@@ -13,6 +13,12 @@ enum Files {
         return names.filter { $0.hasSuffix(".json") }.sorted().map { folder.appendingPathComponent($0).path }
     }
 
+    /// The specs in `Specs/` whose moves the state alone decides (every `authflow/1` one), for the
+    /// covering tours' tests, which do not replay `authflow/2` tours yet.
+    static var staticSpecs: [String] {
+        specs.filter { (try? SpecLoader.load(file: $0))?.isStatic ?? false }
+    }
+
     /// The broken variant `name` (without `.json`).
     static func broken(_ name: String) -> String {
         Bundle.module.url(forResource: "Fixtures/broken/\(name)", withExtension: "json")!.path
@@ -27,5 +33,19 @@ enum Files {
 
     static func model(_ path: String) throws -> FlowModel {
         try SpecLoader.load(file: path)
+    }
+}
+
+extension Files {
+    /// Every `authflow/2` fixture, in `Fixtures/version2/` and the folders under it, sorted.
+    static var version2: [String] {
+        let folder = Bundle.module.url(forResource: "Fixtures/version2", withExtension: nil)!
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        return files.filter { $0.pathExtension == "json" }.map(\.path).sorted()
+    }
+
+    /// The `authflow/2` fixture `name` (without `.json`).
+    static func version2(_ name: String) -> String {
+        Bundle.module.url(forResource: "Fixtures/version2/\(name)", withExtension: "json")!.path
     }
 }

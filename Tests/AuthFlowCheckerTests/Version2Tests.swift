@@ -133,7 +133,7 @@ import Testing
         (#"{ "equals": { "nextStep": "done" } }"#, #"{ "equals": { "nextStep": "finished" } }"#,
          "$.transitions[1].when.equals.nextStep", "'finished' is not a value of 'nextStep' (values: done, confirmTotp, resetPassword)"),
         (#"{ "below": { "attempts": 3 } }"#, #"{ "below": { "attempts": 9 } }"#,
-         "$.steps.signIn.emits.wrongPassword.when.below.attempts", "'attempts' counts to 3; 9 is out of range"),
+         "$.steps.signIn.emits.wrongPassword.when.below.attempts", "'attempts' counts from 0 to 3; 9 is out of range"),
         (#"{ "below": { "attempts": 3 } }"#, #"{ "below": { "attempt": 3 } }"#,
          "$.steps.signIn.emits.wrongPassword.when.below.attempt", "'attempt' is not a data key of this flow (did you mean 'attempts'?)"),
         (#""clears": ["email", "attempts"]"#, #""clears": ["email", "recovery"]"#,

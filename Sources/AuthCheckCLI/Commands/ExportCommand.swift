@@ -1,7 +1,7 @@
 import AuthFlow
 import AuthFlowChecker
 
-/// `authcheck export --format promela SPEC`: the flow as a Promela model, so SPIN can explore the same stacks.
+/// `authcheck export --format promela SPEC`: the flow as a Promela model, so SPIN explores the same space and finds the same violations.
 enum ExportCommand: Subcommand {
     static let name = "export"
     static let abstract = "the flow as a Promela model for SPIN"
@@ -19,16 +19,27 @@ enum ExportCommand: Subcommand {
         }
         return try ValueParsers.choice(text, option: name, in: formats)
     }
-    static let depth = CommonOptions.depth(help:
-        "the model explores every undo stack of at most N forward events, as 'check --depth N' drives them (0...64; default \(CommonOptions.defaultDepth))")
+    /// `--depth N`: export the stacks of at most N events instead of the configurations (no default: absent means configurations).
+    static let depth = Option<Int?>("--depth", value: "N", help:
+        "export the undo stacks of at most N forward events, as 'check --depth N' drives them (0...64), instead of every configuration",
+        default: nil) { text, name throws(UsageError) in
+        try ValueParsers.integer(text, option: name, in: CommonOptions.depthRange)
+    }
     static let options = [format.spec, depth.spec, CommonOptions.variant.spec]
     static let discussion = [
         (title: "OUTPUT", body: """
-            A Promela model of the bounded undo-stack exploration: the stack as an array of
-            frames (state and data bit set), one push per legal forward event up to --depth,
-            an assert per 'requires'. Run it with 'spin -a model.pml && cc -DSAFETY -o pan pan.c
-            && ./pan'. SPIN's 'states, stored' equals the 'stacks' count of 'authcheck check
-            --depth N' plus one for SPIN's initialisation step.
+            A Promela model of the flow. Without --depth: every reachable configuration
+            (state and data) once, with the properties a safety run can state: an assertion
+            for illegal-transition, unmet-requirement and terminal-exit, named after the
+            property, and deadlock as an invalid end state. pan then reports an error of a
+            property exactly when 'authcheck check' reports it; no-exit and reachable say
+            that a path exists, which a safety run cannot state. SPIN's 'states, stored'
+            equals the configurations plus one for SPIN's initialisation step. Run it with
+            'spin -a model.pml && cc -DSAFETY -o pan pan.c && ./pan -c0 -m1000000'.
+            With --depth N: the bounded undo-stack walk, the stack as an array of frames,
+            one push per legal forward event up to N and back as a pop, with the same
+            assertions; SPIN's 'states, stored' equals the 'stacks' count of
+            'authcheck check --depth N' plus one.
             """),
         (title: "EXIT STATUS", body: HelpFormatter.exitStatus(writing: "the model was")),
     ]
@@ -36,7 +47,8 @@ enum ExportCommand: Subcommand {
     struct Settings: CommandSettings {
         /// Only promela, for now.
         var format: String
-        var depth: Int
+        /// The stack bound, or `nil` for the configurations model.
+        var depth: Int?
         var spec: String
         var variants: [String: Set<String>] = [:]
 
@@ -54,8 +66,7 @@ enum ExportCommand: Subcommand {
             SpecRunner.diagnose(report, stdout: .nothing, console: context.console)
             return 2
         case let .model(model):
-            if SpecRunner.refusesDataDependent(model, command: "export", spec: settings.spec, console: context.console) { return 2 }
-            context.console.out(PromelaExporter.export(model, depth: settings.depth))
+            context.console.out(PromelaExporter.export(model, space: settings.depth.map { .stacks(depth: $0) } ?? .configurations))
             return 0
         }
     }

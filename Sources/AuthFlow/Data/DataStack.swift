@@ -105,15 +105,15 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
         }
     }
 
-    /// Pushes a frame that sets each key of `changes` to its value, or removes it for `nil` (a cleared key).
-    /// ``pop()`` restores exactly what was there, removed keys included.
-    /// - Complexity: O(changes).
-    public mutating func push(changes: [(key: Key, value: Value?)]) {
+    /// Starts a frame that ``write(_:_:)`` fills: a push without building a list of changes first.
+    @inlinable @inline(__always) public mutating func beginFrame() {
         frameStarts.append(log.count)
-        for (key, value) in changes {
-            let previous = set(key, to: value)
-            log.append((key, previous))
-        }
+    }
+
+    /// Sets `key` to `value`, or removes it for `nil`, in the frame ``beginFrame()`` started; ``pop()`` restores it.
+    @inlinable @inline(__always) public mutating func write(_ key: Key, _ value: Value?) {
+        let previous = set(key, to: value)
+        log.append((key, previous))
     }
 
     /// Pushes a frame holding the pairs of `entries`.

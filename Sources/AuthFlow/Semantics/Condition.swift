@@ -2,7 +2,7 @@
 ///
 /// Built by the model from a ``FlowSpec/Guard``: `equals` becomes one ``valueIn(_:mask:)`` per
 /// key (an absent key equals nothing), `in` likewise, `has`/`missing` test the presence bit.
-package indirect enum Condition: Hashable, Sendable {
+@usableFromInline package indirect enum Condition: Hashable, Sendable {
     /// Key `k` is present.
     case present(Int)
     /// Key `k` is absent.
@@ -24,7 +24,7 @@ package indirect enum Condition: Hashable, Sendable {
 
     /// Whether the condition holds in the frame `(state, keys, values)`.
     /// - Complexity: O(size of the condition).
-    package func holds(state: Int32, keys: UInt64, values: UInt64, layout: DataLayout) -> Bool {
+    @usableFromInline package func holds(state: Int32, keys: UInt64, values: UInt64, layout: DataLayout) -> Bool {
         switch self {
         case let .present(k): return keys & (1 << UInt64(k)) != 0
         case let .absent(k): return keys & (1 << UInt64(k)) == 0
@@ -37,6 +37,11 @@ package indirect enum Condition: Hashable, Sendable {
         case let .not(condition): return !condition.holds(state: state, keys: keys, values: values, layout: layout)
         case let .at(states): return states.contains(state)
         }
+    }
+
+    /// Every condition of `conditions`: the one itself when there is one, so a frame tests it without a list.
+    package static func all(folding conditions: [Condition]) -> Condition {
+        conditions.count == 1 ? conditions[0] : .all(conditions)
     }
 
     /// The keys the condition reads.

@@ -7,9 +7,9 @@
 /// always 0 and its frames are exactly the `/1` key sets.
 ///
 /// - Complexity: reading or writing one key is O(1) bit arithmetic.
-package struct DataLayout: Hashable, Sendable {
+@usableFromInline package struct DataLayout: Hashable, Sendable {
     /// What a key holds.
-    package enum Kind: Hashable, Sendable {
+    @usableFromInline package enum Kind: Hashable, Sendable {
         /// Absent or present.
         case presence
         /// Absent, or one of `count` values (indices into the key's domain).
@@ -19,13 +19,13 @@ package struct DataLayout: Hashable, Sendable {
     }
 
     /// Per key: what it holds.
-    package let kinds: [Kind]
+    @usableFromInline package let kinds: [Kind]
     /// Per key: the domain of a valued key (empty for the others).
-    package let domains: [[String]]
+    @usableFromInline package let domains: [[String]]
     /// Per key: where its field starts in `values` (0 for presence keys).
-    package let shift: [UInt8]
+    @usableFromInline package let shift: [UInt8]
     /// Per key: the width of its field in bits (0 for presence keys).
-    package let width: [UInt8]
+    @usableFromInline package let width: [UInt8]
     /// Per key: whether it is a configuration key (read-only, fixed per variant).
     package let isConfig: [Bool]
 
@@ -103,7 +103,7 @@ package struct DataLayout: Hashable, Sendable {
     package var presenceOnly: Bool { width.allSatisfy { $0 == 0 } }
 
     /// Key `k`'s value as a report shows it, or `nil` when absent: a valued key's value, a counter's count, `present`.
-    package func shown(_ k: Int, keys: UInt64, values: UInt64) -> String? {
+    @usableFromInline package func shown(_ k: Int, keys: UInt64, values: UInt64) -> String? {
         switch kinds[k] {
         case .counter: return String(field(k, in: values))
         case .valued:

@@ -9,44 +9,44 @@
 /// transition. An `authflow/1` flow is the special case with no guards, no values and one row at most.
 extension FlowModel {
     /// One row of the table as the semantics runs it.
-    package struct GuardedRow: Hashable, Sendable {
+    @usableFromInline package struct GuardedRow: Hashable, Sendable {
         /// The row fires only when this holds on the data after the emission's effects.
-        package var when: Condition?
+        @usableFromInline package var when: Condition?
         /// Where it goes.
-        package var to: StateID
+        @usableFromInline package var to: StateID
         /// Presence bits and value fields it clears.
-        package var clearKeys: UInt64
-        package var clearValues: UInt64
+        @usableFromInline package var clearKeys: UInt64
+        @usableFromInline package var clearValues: UInt64
         /// Whether it starts the flow again.
-        package var reset: Bool
+        @usableFromInline package var reset: Bool
         /// Its index in ``FlowModel/rows``.
         package var row: Int
     }
 
     /// One emission of a step, compiled: its guard, its effects, and the rows that can take it.
-    package struct Emission: Hashable, Sendable {
-        package var event: EventID
+    @usableFromInline package struct Emission: Hashable, Sendable {
+        @usableFromInline package var event: EventID
         /// Who sends it.
         package var bySystem: Bool
         /// The step offers the event only when this holds.
-        package var when: Condition?
+        @usableFromInline package var when: Condition?
         /// Presence bits and value fields cleared first.
         package var clearKeys: UInt64
         package var clearValues: UInt64
         /// Presence keys added.
         package var addKeys: UInt64
         /// Valued keys added: one branch per combination of their values.
-        package var addValued: [Int]
+        @usableFromInline package var addValued: [Int]
         /// Valued keys set, with the value index each takes.
         package var setKeys: [Int]
         package var setValues: [Int]
         /// Counters incremented (staying at their maximum).
         package var increment: [Int]
         /// The rows for `(state, event)`, in declaration order (first match wins).
-        package var rows: [GuardedRow]
+        @usableFromInline package var rows: [GuardedRow]
 
         /// How many branches its effects have.
-        package func branchCount(_ layout: DataLayout) -> Int {
+        @usableFromInline package func branchCount(_ layout: DataLayout) -> Int {
             addValued.reduce(1) { count, key in
                 if case let .valued(values) = layout.kinds[key] { return count * values }
                 return count
@@ -83,7 +83,7 @@ extension FlowModel {
 
     /// The data after `emission`'s effects for `branch`.
     /// - Complexity: O(keys the emission names).
-    package func applying(_ emission: Emission, branch: Int, keys: UInt64, values: UInt64) -> (keys: UInt64, values: UInt64) {
+    @usableFromInline package func applying(_ emission: Emission, branch: Int, keys: UInt64, values: UInt64) -> (keys: UInt64, values: UInt64) {
         var keys = keys & ~emission.clearKeys
         var values = values & ~emission.clearValues
         keys |= emission.addKeys
@@ -113,19 +113,22 @@ extension FlowModel {
     package func successors(state: Int, keys: UInt64, values: UInt64, into successors: inout [Successor]) {
         successors.removeAll(keepingCapacity: true)
         let stateID = Int32(state)
-        for (index, emission) in emissions[state].enumerated() {
-            if let when = emission.when, !when.holds(state: stateID, keys: keys, values: values, layout: layout) { continue }
-            for branch in 0..<emission.branchCount(layout) {
-                let (k, v) = applying(emission, branch: branch, keys: keys, values: values)
-                var outcome = Outcome.illegal
-                var fired = -1
-                for row in emission.rows where row.when?.holds(state: stateID, keys: k, values: v, layout: layout) ?? true {
-                    outcome = row.reset ? .reset : .push(row.to, keys: k & ~row.clearKeys, values: v & ~row.clearValues)
-                    fired = row.row
-                    break
+        // Fields are read in place: copying an emission would retain each of its lists per frame.
+        emissions[state].withUnsafeBufferPointer { list in
+            for index in list.indices {
+                if let when = list[index].when, !when.holds(state: stateID, keys: keys, values: values, layout: layout) { continue }
+                for branch in 0..<list[index].branchCount(layout) {
+                    let (k, v) = applying(list[index], branch: branch, keys: keys, values: values)
+                    var outcome = Outcome.illegal
+                    var fired = -1
+                    for row in list[index].rows where row.when?.holds(state: stateID, keys: k, values: v, layout: layout) ?? true {
+                        outcome = row.reset ? .reset : .push(row.to, keys: k & ~row.clearKeys, values: v & ~row.clearValues)
+                        fired = row.row
+                        break
+                    }
+                    successors.append(Successor(event: list[index].event, emission: index, branch: branch, effectKeys: k, effectValues: v,
+                                                outcome: outcome, row: fired))
                 }
-                successors.append(Successor(event: emission.event, emission: index, branch: branch, effectKeys: k, effectValues: v,
-                                            outcome: outcome, row: fired))
             }
         }
     }

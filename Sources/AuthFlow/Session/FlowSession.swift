@@ -55,6 +55,8 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     @usableFromInline
     struct _Storage {
         @usableFromInline var data = DataStack<Key, Value>()
+        /// For an `authflow/2` session: the dense frame of each step, root first, parallel to the machine's history.
+        @usableFromInline var frames: [(keys: UInt64, values: UInt64)] = []
         @usableFromInline var tracker: FlowTracker?
         @usableFromInline var presenter: ((Result<Step, Error>) -> Void)?
         /// Whether an operation is running (and may be calling out to the presenter, an observer…).
@@ -145,6 +147,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         self.terminals = terminals
         self._s = .allocate(capacity: 1)
         _s.initialize(to: _Storage(tracker: tracker))
+        if let rules { _s.pointee.frames = [rules.root] }
         _checkInvariants()
     }
 
@@ -254,9 +257,10 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         return _adds(for: event) != nil && machine.canSend(event)
     }
 
-    @usableFromInline func _canHandleByRules(_ rules: SessionRules<State, Event, Key, Value>, _ event: Event) -> Bool {
+    @inlinable
+    func _canHandleByRules(_ rules: SessionRules<State, Event, Key, Value>, _ event: Event) -> Bool {
         guard let s = rules.id(of: machine.state), let e = rules.id(of: event), let index = rules.emission(e, in: s) else { return false }
-        return rules.accepts(state: s, emission: index)
+        return rules.accepts(state: s, emission: index, in: storage.frames[storage.frames.count - 1])
     }
 
     /// The value of `key` as the flow holds it now: the data's; in an `authflow/2` flow also the
@@ -391,7 +395,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
             throw .transition(error)
         }
         try? storage.data.pop()
-        if let rules = _rules { rules.popFrame() }
+        if _rules != nil, storage.frames.count > 1 { storage.frames.removeLast() }
         if storage.tracker != nil { track(.undo, from: from, to: machine.state) }
         if storage.presenter != nil { present() }
         return machine.state
@@ -413,7 +417,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
             throw .cannotGoBack(state: from, reason: .atRoot)
         }
         try? storage.data.pop()
-        if let rules = _rules { rules.popFrame() }
+        if _rules != nil, storage.frames.count > 1 { storage.frames.removeLast() }
         if storage.tracker != nil { track(.undo, from: from, to: machine.state) }
         if storage.presenter != nil { present() }
         return machine.state
@@ -437,7 +441,10 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         let from = machine.state
         machine.reset()
         storage.data.reset()
-        _rules?.resetFrames()
+        if let rules = _rules {
+            storage.frames.removeAll(keepingCapacity: true)
+            storage.frames.append(rules.root)
+        }
         track(.reset, from: from, to: machine.state)
         present()
     }

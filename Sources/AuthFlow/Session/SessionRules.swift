@@ -1,11 +1,12 @@
 /// How a session's values are read and made: a valued key's value as its domain text, a counter's count.
+@usableFromInline
 struct SessionValues<Value> {
     /// The domain text of a value, or `nil` when it is not text.
-    var text: (Value) -> String?
+    @usableFromInline var text: (Value) -> String?
     /// A value holding domain text (a value `set` by the flow, a config value).
-    var makeText: (String) -> Value
+    @usableFromInline var makeText: (String) -> Value
     /// A value holding a counter's count.
-    var makeCount: (Int) -> Value
+    @usableFromInline var makeCount: (Int) -> Value
 }
 
 /// The model of an `authflow/2` flow as a ``FlowSession`` runs it on the app's own values.
@@ -18,22 +19,26 @@ struct SessionValues<Value> {
 /// machine and the changed keys on the data stack together, and pops all three on undo.
 @usableFromInline
 final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value: Equatable> {
-    let model: FlowModel
+    @usableFromInline let model: FlowModel
     /// The variant this session runs in: an index into ``FlowModel/roots``.
-    let variant: Int
-    let values: SessionValues<Value>
+    @usableFromInline let variant: Int
+    @usableFromInline let values: SessionValues<Value>
     /// The app's state, event and key for each model id.
-    let states: [State]
-    let keys: [Key]
+    @usableFromInline let states: [State]
+    @usableFromInline let keys: [Key]
     private let stateIndex: [State: Int]
     private let eventIndex: [Event: Int]
     private let keyIndex: [Key: Int]
     /// Per state, per emission: the keys the step's output must carry (presence keys, then valued keys it adds).
-    let outputKeys: [[[Int]]]
+    @usableFromInline let outputKeys: [[[Int]]]
     /// Per state, per emission: every key its effects may change, as bits (rows' clears are added per row).
-    let touched: [[UInt64]]
-    /// The dense frame of each step, root first: parallel to the machine's history.
-    var frames: [(keys: UInt64, values: UInt64)]
+    @usableFromInline let touched: [[UInt64]]
+    /// Per state, per emission: the keys the step's output must carry, as bits.
+    @usableFromInline let outputBits: [[UInt64]]
+    /// Per state, per emission: whether some row without a guard takes every branch (then the emission is
+    /// accepted exactly when offered, with no branch to try).
+    @usableFromInline let alwaysTaken: [[Bool]]
+
     /// The config values of the variant, as the app's values.
     let config: [Key: Value]
 
@@ -52,6 +57,10 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
                 (0..<model.keys.count).filter { emission.addKeys & (1 << UInt64($0)) != 0 } + emission.addValued
             }
         }
+        self.outputBits = model.emissions.map { list in
+            list.map { emission in emission.addValued.reduce(emission.addKeys) { $0 | 1 << UInt64($1) } }
+        }
+        self.alwaysTaken = model.emissions.map { list in list.map { emission in emission.rows.contains { $0.when == nil } } }
         self.touched = model.emissions.map { list in
             list.map { emission in
                 var bits = emission.clearKeys | emission.addKeys
@@ -61,7 +70,6 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
             }
         }
         let root = model.roots[variant]
-        self.frames = [(root.keys, root.values)]
         var config: [Key: Value] = [:]
         for key in 0..<model.keys.count where layout.isConfig[key] {
             if let text = layout.shown(key, keys: root.keys, values: root.values) { config[keys[key]] = values.makeText(text) }
@@ -70,49 +78,49 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     }
 
     /// The model's id of `state`, `event`, `key`: the id itself for dense ids, else by name.
-    @inline(__always) func id(of state: State) -> Int? { _DenseIndex.index(state) ?? stateIndex[state] }
-    @inline(__always) func id(of event: Event) -> Int? { _DenseIndex.index(event) ?? eventIndex[event] }
-    @inline(__always) func id(of key: Key) -> Int? { _DenseIndex.index(key) ?? keyIndex[key] }
+    @usableFromInline @inline(__always) func id(of state: State) -> Int? { _DenseIndex.index(state) ?? stateIndex[state] }
+    @usableFromInline @inline(__always) func id(of event: Event) -> Int? { _DenseIndex.index(event) ?? eventIndex[event] }
+    @usableFromInline @inline(__always) func id(of key: Key) -> Int? { _DenseIndex.index(key) ?? keyIndex[key] }
 
-    /// Drops the top frame (an undo), keeping the root.
-    @usableFromInline func popFrame() {
-        if frames.count > 1 { frames.removeLast() }
+    /// The variant's root frame.
+    @inlinable var root: (keys: UInt64, values: UInt64) {
+        let root = model.roots[variant]
+        return (root.keys, root.values)
     }
-
-    /// Back to the variant's root frame alone.
-    func resetFrames() {
-        frames.removeAll(keepingCapacity: true)
-        frames.append(frame: model.roots[variant])
-    }
-
-    /// The current frame.
-    var frame: (keys: UInt64, values: UInt64) { frames[frames.count - 1] }
 
     /// The index of `event`'s emission in the step of `state`, if the step emits it.
-    func emission(_ event: Int, in state: Int) -> Int? {
+    @inlinable func emission(_ event: Int, in state: Int) -> Int? {
         model.emissions[state].firstIndex { $0.event.index == event }
     }
 
     /// Where the emission leads from the current frame for `branch`, and the data after its effects.
-    func outcome(state: Int, emission index: Int, branch: Int) -> (row: FlowModel.GuardedRow?, keys: UInt64, values: UInt64) {
-        let emission = model.emissions[state][index]
-        let frame = self.frame
-        let (keys, values) = model.applying(emission, branch: branch, keys: frame.keys, values: frame.values)
-        let row = emission.rows.first { $0.when?.holds(state: Int32(state), keys: keys, values: values, layout: model.layout) ?? true }
-        return (row, keys, values)
+    @inlinable func outcome(state: Int, emission index: Int, branch: Int, from frame: (keys: UInt64, values: UInt64))
+        -> (row: FlowModel.GuardedRow?, keys: UInt64, values: UInt64) {
+        let (keys, values) = model.applying(model.emissions[state][index], branch: branch, keys: frame.keys, values: frame.values)
+        let layout = model.layout
+        for row in model.emissions[state][index].rows where row.when?.holds(state: Int32(state), keys: keys, values: values, layout: layout) ?? true {
+            return (row, keys, values)
+        }
+        return (nil, keys, values)
+    }
+
+    /// Whether the step of `state` offers its emission `index` now.
+    @inlinable func offers(state: Int, emission index: Int, in frame: (keys: UInt64, values: UInt64)) -> Bool {
+        return model.emissions[state][index].when?.holds(state: Int32(state), keys: frame.keys, values: frame.values, layout: model.layout) ?? true
     }
 
     /// Whether the step of `state` offers its emission `index` now and some branch of it has a row that fires.
-    func accepts(state: Int, emission index: Int) -> Bool {
-        let emission = model.emissions[state][index]
-        let frame = self.frame
-        guard model.offers(emission, state: state, keys: frame.keys, values: frame.values) else { return false }
-        return (0..<emission.branchCount(model.layout)).contains { outcome(state: state, emission: index, branch: $0).row != nil }
+    @inlinable func accepts(state: Int, emission index: Int, in frame: (keys: UInt64, values: UInt64)) -> Bool {
+        guard offers(state: state, emission: index, in: frame) else { return false }
+        if alwaysTaken[state][index] { return true }
+        return (0..<model.emissions[state][index].branchCount(model.layout)).contains {
+            outcome(state: state, emission: index, branch: $0, from: frame).row != nil
+        }
     }
 
     /// The value the app holds for key `k` in the frame `(keys, values)`: `output` for a key the step
     /// sent, the domain text of a valued key, a counter's count (nothing at 0), nothing when absent.
-    func value(of k: Int, keys: UInt64, values: UInt64, output: Value?) -> Value? {
+    @inlinable func value(of k: Int, keys: UInt64, values: UInt64, output: Value?) -> Value? {
         let layout = model.layout
         if layout.isCounter(k) {
             let count = layout.field(k, in: values)
@@ -134,42 +142,48 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
 
 extension FlowSession {
     /// Handles `event` by the flow's `authflow/2` rules, with `output(key)` the value the step sent for each key it adds.
-    @usableFromInline
+    ///
+    /// Inlinable, like the rest of the session's hot path, so the checker's dense ids get a specialised copy.
+    @inlinable
     func _sendByRules(_ rules: SessionRules<State, Event, Key, Value>, _ event: Event, sent: [Key]?,
                       output: (Key) -> Value?) throws(FlowError<State, Event, Key>) -> Transition<State, Event> {
         let from = machine.state
-        let model = rules.model
         guard let s = rules.id(of: from), let e = rules.id(of: event), let index = rules.emission(e, in: s) else {
             if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "not in the output contract") }
             throw .eventNotInContract(state: from, event: event)
         }
-        let emission = model.emissions[s][index]
-        let frame = rules.frame
-        guard model.offers(emission, state: s, keys: frame.keys, values: frame.values) else {
+        let frame = storage.frames[storage.frames.count - 1]
+        guard rules.offers(state: s, emission: index, in: frame) else {
             if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "not offered now") }
             throw .eventNotOffered(state: from, event: event)
         }
-        let expected = rules.outputKeys[s][index].map { rules.keys[$0] }
-        if let sent, sent.count != expected.count || !expected.allSatisfy(sent.contains) {
-            if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "output data does not match the contract") }
-            throw .outputMismatch(state: from, event: event, expected: expected, got: sent)
+        func mismatch() -> FlowError<State, Event, Key> {
+            .outputMismatch(state: from, event: event, expected: rules.outputKeys[s][index].map { rules.keys[$0] }, got: sent ?? [])
+        }
+        if let sent {
+            let bits = rules.outputBits[s][index]
+            var seen: UInt64 = 0
+            for key in sent {
+                guard let k = rules.id(of: key), bits & (1 << UInt64(k)) != 0 else { seen = ~0; break }
+                seen |= 1 << UInt64(k)
+            }
+            if seen != bits || sent.count != bits.nonzeroBitCount {
+                if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "output data does not match the contract") }
+                throw mismatch()
+            }
         }
         // The branch is the values the step sent for the valued keys it adds, the first key varying slowest.
+        let layout = rules.model.layout
         var branch = 0
-        var outputs: [Int: Value] = [:]
-        for k in rules.outputKeys[s][index] {
-            guard let value = output(rules.keys[k]) else {
-                throw .outputMismatch(state: from, event: event, expected: expected, got: sent ?? [])
-            }
-            outputs[k] = value
-            guard case let .valued(count) = model.layout.kinds[k] else { continue }
-            guard let text = rules.values.text(value), let position = model.layout.domains[k].firstIndex(of: text) else {
+        for k in rules.model.emissions[s][index].addValued {
+            guard let value = output(rules.keys[k]) else { throw mismatch() }
+            guard let text = rules.values.text(value), let position = layout.domains[k].firstIndex(of: text) else {
                 if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "a value outside its domain") }
                 throw .valueNotInDomain(state: from, event: event, key: rules.keys[k])
             }
-            branch = branch * count + position
+            branch = branch * layout.domains[k].count + position
         }
-        let (row, keys, values) = rules.outcome(state: s, emission: index, branch: branch)
+        let (row, keys, values) = rules.outcome(state: s, emission: index, branch: branch, from: frame)
         guard let row else {
             let error = TransitionError<State, Event>.noTransition(from: from, on: event)
             if storage.tracker != nil { track(.rejection, from: from, event: event, reason: error.description) }
@@ -180,7 +194,8 @@ extension FlowSession {
             let to = machine.initial
             machine.reset()
             storage.data.reset()
-            rules.resetFrames()
+            storage.frames.removeAll(keepingCapacity: true)
+            storage.frames.append(rules.root)
             if storage.tracker != nil { track(.reset, from: from, event: event, to: to) }
             if storage.presenter != nil { present() }
             return Transition(from: from, on: event, to: to)
@@ -193,15 +208,17 @@ extension FlowSession {
         }
         let childKeys = keys & ~row.clearKeys
         let childValues = values & ~row.clearValues
-        var changes: [(key: Key, value: Value?)] = []
+        let sentBits = rules.outputBits[s][index]
+        storage.data.beginFrame()
         var bits = rules.touched[s][index] | row.clearKeys
         while bits != 0 {
             let k = bits.trailingZeroBitCount
             bits &= bits - 1
-            changes.append((rules.keys[k], rules.value(of: k, keys: childKeys, values: childValues, output: outputs[k])))
+            let key = rules.keys[k]
+            let sentValue = sentBits & (1 << UInt64(k)) != 0 ? output(key) : nil
+            storage.data.write(key, rules.value(of: k, keys: childKeys, values: childValues, output: sentValue))
         }
-        storage.data.push(changes: changes)
-        rules.frames.append((childKeys, childValues))
+        storage.frames.append((childKeys, childValues))
         entered(transition)
         return transition
     }
@@ -211,12 +228,11 @@ extension FlowSession {
         guard let s = rules.id(of: machine.state) else { return [] }
         return contract.emits.compactMap { emission in
             guard let e = rules.id(of: emission.event), let index = rules.emission(e, in: s),
-                  rules.accepts(state: s, emission: index) else { return nil }
+                  rules.accepts(state: s, emission: index, in: storage.frames[storage.frames.count - 1]) else { return nil }
             return emission.event
         }
     }
 }
 
 private extension Array where Element == (keys: UInt64, values: UInt64) {
-    mutating func append(frame root: FlowModel.Root) { append((root.keys, root.values)) }
 }

@@ -54,13 +54,16 @@ extension FlowModel {
         self.roots = variants.roots.map { Root(keys: $0.keys, values: $0.values) }
         self.variants = variants.descriptions
         self.anywhereOverrides = builder.anywhereOverrides
+        // Static: the `/1` table (``moves``) says everything. `anywhere` rows are not in it, and system events,
+        // `anyOf` and `optional` need the frame-by-frame lint (waits-on-system, keys read).
         self.isStatic = builder.emissions.allSatisfy { list in
             list.allSatisfy { emission in
                 emission.when == nil && emission.clearKeys == 0 && emission.addValued.isEmpty && emission.setKeys.isEmpty
-                    && emission.increment.isEmpty && emission.rows.count <= 1
+                    && emission.increment.isEmpty && emission.rows.count <= 1 && !emission.bySystem
                     && emission.rows.allSatisfy { $0.when == nil && $0.clearKeys == 0 && !$0.reset }
             }
-        } && builder.configKeys.isEmpty
+        } && builder.configKeys.isEmpty && spec.anywhere.isEmpty
+            && builder.anyOf.allSatisfy(\.isEmpty) && builder.optional.allSatisfy(\.isEmpty)
     }
 }
 
@@ -97,6 +100,8 @@ struct _FlowModelBuilder {
     var kinds = [DataLayout.Kind](repeating: .presence, count: KeySet.capacity)
     var domains = [[String]](repeating: [], count: KeySet.capacity)
     var configKeys: [KeyID] = []
+    /// Keys whose declaration in `data` or `config` was refused (reported once; their uses are not).
+    var refusedKeys = Set<KeyID>()
     var fieldMasks: [UInt64] = []
     var layout: DataLayout?
     var emissions: [[FlowModel.Emission]] = []
@@ -209,7 +214,8 @@ struct _FlowModelBuilder {
         for step in spec.steps {
             let stepPath = JSONPath.root.member("steps").member(step.state)
             screen(step.state, at: stepPath, what: "state name")
-            for (i, key) in step.requires.enumerated() { screen(key, at: stepPath.member("requires").index(i), what: "data key") }
+            let positions = step.requirementIndices
+            for (i, key) in step.requires.enumerated() { screen(key, at: stepPath.member("requires").index(positions.keys[i]), what: "data key") }
             for emission in step.emits {
                 screen(emission.event, at: stepPath.member("emits").member(emission.event), what: "event name")
                 for (i, key) in emission.adds.enumerated() {
@@ -246,8 +252,9 @@ struct _FlowModelBuilder {
                   emitted[id.index].isEmpty, requires[id.index].isEmpty else { continue }
             let stepPath = root.member("steps").member(step.state)
             canGoBack[id.index] = step.back
+            let positions = step.requirementIndices.keys
             for (i, name) in step.requires.enumerated() {
-                if let key = key(name, at: stepPath.member("requires").index(i).text) { requires[id.index].insert(key) }
+                if let key = key(name, at: stepPath.member("requires").index(positions[i]).text) { requires[id.index].insert(key) }
             }
             var seenEvents = Set<String>()
             for emission in step.emits {

@@ -18,6 +18,7 @@ extension _FlowModelBuilder {
             case let .valued(values):
                 if let problem = Self.domainProblem(values) {
                     fail(path.member("values").text, problem)
+                    refusedKeys.insert(key)
                 } else {
                     kinds[key.index] = .valued(count: values.count)
                     domains[key.index] = values
@@ -27,19 +28,22 @@ extension _FlowModelBuilder {
                     kinds[key.index] = .counter(max: max)
                 } else {
                     fail(path.member("max").text, "a counter's max must be from 1 to 255, found \(max)")
+                    refusedKeys.insert(key)
                 }
             }
         }
         var variants = 1
         for config in spec.config {
             let path = root.member("config").member(config.key)
+            guard let key = key(config.key, at: path.text) else { continue }
             if spec.data.contains(where: { $0.key == config.key }) {
                 fail(path.text, "'\(Self.shown(config.key))' is declared in both data and config")
+                refusedKeys.insert(key)
                 continue
             }
-            guard let key = key(config.key, at: path.text) else { continue }
             if let problem = Self.domainProblem(config.values) {
                 fail(path.text, problem)
+                refusedKeys.insert(key)
                 continue
             }
             kinds[key.index] = .valued(count: config.values.count)
@@ -81,7 +85,7 @@ extension _FlowModelBuilder {
                 guard let (key, index) = keyValue(pair.key, pair.value, at: path.member("equals").member(pair.key)) else { return nil }
                 conditions.append(.valueIn(key.index, mask: 1 << UInt64(index)))
             }
-            return .all(conditions)
+            return Condition.all(folding: conditions)
         case let .isIn(lists):
             var conditions: [Condition] = []
             for list in lists {
@@ -93,7 +97,7 @@ extension _FlowModelBuilder {
                 guard let key = keyIndex[list.key] else { return nil }
                 conditions.append(.valueIn(key.index, mask: mask))
             }
-            return .all(conditions)
+            return Condition.all(folding: conditions)
         case let .atLeast(bounds), let .below(bounds):
             let op = { if case .atLeast = guardSpec { return "atLeast" } else { return "below" } }()
             var conditions: [Condition] = []
@@ -104,13 +108,13 @@ extension _FlowModelBuilder {
                     fail(boundPath.text, "\(op) takes counters; '\(Self.shown(bound.counter))' is not one")
                     return nil
                 }
-                guard bound.bound <= max else {
-                    fail(boundPath.text, "'\(Self.shown(bound.counter))' counts to \(max); \(bound.bound) is out of range")
+                guard (0...max).contains(bound.bound) else {
+                    fail(boundPath.text, "'\(Self.shown(bound.counter))' counts from 0 to \(max); \(bound.bound) is out of range")
                     return nil
                 }
                 conditions.append(op == "atLeast" ? .atLeast(key.index, bound.bound) : .below(key.index, bound.bound))
             }
-            return .all(conditions)
+            return Condition.all(folding: conditions)
         case let .all(guards), let .any(guards):
             let op = { if case .all = guardSpec { return "all" } else { return "any" } }()
             var conditions: [Condition] = []
@@ -131,18 +135,26 @@ extension _FlowModelBuilder {
     }
 
     /// The id of a key a guard or an effect names; an unknown one is reported at `path`.
+    ///
+    /// A key whose declaration was refused is known but yields nil without a second report: its
+    /// uses would only repeat the declaration's mistake.
     mutating func knownKey(_ name: String, at path: JSONPath) -> KeyID? {
-        if let key = keyIndex[name] { return key }
+        if let key = keyIndex[name] { return refusedKeys.contains(key) ? nil : key }
         let hint = SpecLoader.suggestion(for: name, among: keys).map { " (did you mean '\($0)'?)" } ?? ""
         fail(path.text, "'\(Self.shown(name))' is not a data key of this flow\(hint)")
         return nil
     }
 
     /// A valued key and the index of `value` in its domain; reported at `path` when either is wrong.
-    mutating func keyValue(_ name: String, _ value: String, at path: JSONPath) -> (KeyID, Int)? {
+    /// - Parameter setting: whether a step sets the value (`set`) rather than a guard testing it, for the hint given for a counter.
+    mutating func keyValue(_ name: String, _ value: String, at path: JSONPath, setting: Bool = false) -> (KeyID, Int)? {
         guard let key = knownKey(name, at: path) else { return nil }
         guard case .valued = kinds[key.index] else {
-            fail(path.text, "'\(Self.shown(name))' is not a valued key (declare it in data with \"values\")")
+            if isCounter(key) {
+                fail(path.text, "'\(Self.shown(name))' is a counter: " + (setting ? "increment it, or clear it to 0" : "test it with atLeast or below"))
+            } else {
+                fail(path.text, "'\(Self.shown(name))' is not a valued key (declare it in data with \"values\")")
+            }
             return nil
         }
         guard let index = domains[key.index].firstIndex(of: value) else {
@@ -214,7 +226,7 @@ extension _FlowModelBuilder {
         for pair in emission.set {
             let at = path.member("set").member(pair.key)
             guard keyIndex[pair.key] == nil || once(pair.key, at) else { continue }
-            guard let (key, index) = keyValue(pair.key, pair.value, at: at) else { continue }
+            guard let (key, index) = keyValue(pair.key, pair.value, at: at, setting: true) else { continue }
             if configKeys.contains(key) {
                 fail(at.text, "'\(Self.shown(pair.key))' is a config key, fixed when the flow starts; no step may change it")
                 continue
@@ -248,8 +260,11 @@ extension _FlowModelBuilder {
         // Keys first named in `anyOf` or `optional` get their ids before the layout is fixed.
         for step in spec.steps {
             let stepPath = JSONPath.root.member("steps").member(step.state)
+            let positions = step.requirementIndices.anyOf
             for (i, list) in step.anyOf.enumerated() {
-                for (j, name) in list.enumerated() { _ = key(name, at: stepPath.member("requires").index(i).member("anyOf").index(j).text) }
+                for (j, name) in list.enumerated() {
+                    _ = key(name, at: stepPath.member("requires").index(positions[i]).member("anyOf").index(j).text)
+                }
             }
             for (i, name) in step.optional.enumerated() { _ = key(name, at: stepPath.member("optional").index(i).text) }
         }
@@ -270,22 +285,31 @@ extension _FlowModelBuilder {
         for step in spec.steps {
             guard let state = stateIndex[step.state], states[state.index] == step.state, emissions[state.index].isEmpty else { continue }
             func stepPath() -> JSONPath { root.member("steps").member(step.state) }
-            for name in step.requires {
+            // Paths index the written `requires` array, where keys and anyOf lists may be mixed.
+            let positions = step.requirementIndices
+            for (i, name) in step.requires.enumerated() {
                 if let key = keyIndex[name], isCounter(key) {
-                    fail(stepPath().member("requires").text, "'\(Self.shown(name))' is a counter, always defined: a step cannot require it")
+                    fail(stepPath().member("requires").index(positions.keys[i]).text,
+                         "'\(Self.shown(name))' is a counter, always defined: a step cannot require it")
                 }
             }
             for (i, list) in step.anyOf.enumerated() {
                 var set = KeySet()
                 for (j, name) in list.enumerated() {
-                    guard let key = key(name, at: stepPath().member("requires").index(i).member("anyOf").index(j).text) else { continue }
-                    if isCounter(key) { fail(stepPath().member("requires").index(i).member("anyOf").index(j).text, "'\(Self.shown(name))' is a counter, always defined") }
+                    let path = stepPath().member("requires").index(positions.anyOf[i]).member("anyOf").index(j)
+                    guard let key = key(name, at: path.text) else { continue }
+                    if isCounter(key) { fail(path.text, "'\(Self.shown(name))' is a counter, always defined: anyOf cannot list it") }
                     set.insert(key)
                 }
                 anyOf[state.index].append(set)
             }
             for (i, name) in step.optional.enumerated() {
-                if let key = key(name, at: stepPath().member("optional").index(i).text) { optional[state.index].insert(key) }
+                let path = stepPath().member("optional").index(i)
+                guard let key = key(name, at: path.text) else { continue }
+                if isCounter(key) {
+                    fail(path.text, "'\(Self.shown(name))' is a counter, always defined: a step reads it without listing it in optional")
+                }
+                optional[state.index].insert(key)
             }
             for emission in step.emits where emission.event != "back" {
                 guard let event = eventIndex[emission.event],
@@ -299,8 +323,13 @@ extension _FlowModelBuilder {
     }
 
     /// Expands each `anywhere` entry into an emission and a row of every non-terminal state it reaches; a state's own wins.
+    ///
+    /// Each expanded row is a row of ``FlowModel/rows`` of its own (from the state, on the event),
+    /// so coverage counts it and lint reports it like a row of the table. Two entries for the same
+    /// event are an invalid spec: the second would be overridden by the first everywhere.
     mutating func compileAnywhere() {
         let root = JSONPath.root
+        var entryOf: [EventID: Int] = [:]
         for (i, entry) in spec.anywhere.enumerated() {
             let path = root.member("anywhere").index(i)
             guard let to = checkState(entry.to, at: path.member("to").text, role: "anywhere target") else { continue }
@@ -313,6 +342,12 @@ extension _FlowModelBuilder {
                 continue
             }
             let event = internEvent(entry.on)
+            if let earlier = entryOf[event] {
+                fail(path.member("on").text, "anywhere[\(earlier)] already handles '\(Self.shown(entry.on))'; "
+                     + "combine the two entries, or give the states their own rows")
+                continue
+            }
+            entryOf[event] = i
             var emission = FlowSpec.Emission(entry.on, adds: entry.adds)
             emission.set = entry.set
             emission.increment = entry.increment
@@ -323,6 +358,10 @@ extension _FlowModelBuilder {
             var clearValues: UInt64 = 0
             for (j, name) in entry.clears.enumerated() {
                 guard let key = knownKey(name, at: path.member("clears").index(j)) else { continue }
+                if configKeys.contains(key) {
+                    fail(path.member("clears").index(j).text, "'\(Self.shown(name))' is a config key, fixed when the flow starts; no row may clear it")
+                    continue
+                }
                 clearKeys |= 1 << UInt64(key.index)
                 clearValues |= layoutMask(key)
             }

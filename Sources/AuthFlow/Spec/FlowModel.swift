@@ -71,20 +71,20 @@ public struct FlowModel: Sendable {
     /// The format version the spec was written in: 1 or 2.
     package let format: Int
     /// How a frame holds the data: presence bits and packed values.
-    package let layout: DataLayout
+    @usableFromInline package let layout: DataLayout
     /// Each state's emissions compiled for ``successors(state:keys:values:into:)``, in declaration order.
-    package let emissions: [[Emission]]
+    @usableFromInline package let emissions: [[Emission]]
     /// Each state's `anyOf` requirements: each set needs one of its keys present.
     package let anyOf: [[KeySet]]
     /// Each state's `optional` keys (read when present).
     package let optional: [KeySet]
     /// The data a variant starts with: its config keys' values.
-    package struct Root: Hashable, Sendable {
-        package var keys: UInt64
-        package var values: UInt64
+    @usableFromInline package struct Root: Hashable, Sendable {
+        @usableFromInline package var keys: UInt64
+        @usableFromInline package var values: UInt64
     }
     /// One root per variant, in variant order; a flow without config has one, with no data.
-    package internal(set) var roots: [Root]
+    @usableFromInline package internal(set) var roots: [Root]
     /// Each variant's config values, in the order of ``roots``.
     package internal(set) var variants: [[FlowSpec.KeyValue]]
     /// `anywhere` rows a state's own emission or row overrides, as `state.event`.

@@ -133,3 +133,18 @@ extension FlowSpec {
         }
     }
 }
+
+extension FlowSpec.Step {
+    /// Where each key of ``requires`` and each list of ``anyOf`` stands in the written `requires` array.
+    ///
+    /// Errors name a requirement by its real position (`requires[2].anyOf[0]`), not by its place
+    /// among the keys or among the lists. Without recorded positions the lists follow the keys.
+    var requirementIndices: (keys: [Int], anyOf: [Int]) {
+        let total = requires.count + anyOf.count
+        let lists = Set(anyOfPositions)
+        guard anyOfPositions.count == anyOf.count, lists.count == anyOf.count, anyOfPositions.allSatisfy({ (0..<total).contains($0) }) else {
+            return (Array(0..<requires.count), Array(requires.count..<total))
+        }
+        return ((0..<total).filter { !lists.contains($0) }, anyOfPositions)
+    }
+}

@@ -12,6 +12,9 @@ public struct FlowSpec: Hashable, Sendable {
         public var back: Bool
         /// `authflow/2`: each list needs at least one of its keys present.
         public var anyOf: [[String]] = []
+        /// `authflow/2`: the index in the written `requires` array of each list of ``anyOf``, where keys
+        /// and lists may be mixed; empty when the lists follow the keys (a flow declared in Swift).
+        var anyOfPositions: [Int] = []
         /// `authflow/2`: keys the step reads when present (they count as used).
         public var optional: [String] = []
 

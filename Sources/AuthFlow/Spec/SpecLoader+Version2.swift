@@ -79,7 +79,12 @@ extension _SpecReader {
                     continue
                 }
                 if let keys = strings(list, at: itemPath.member("anyOf"), what: "anyOf", name: "data key") {
-                    if keys.isEmpty { fail(itemPath.member("anyOf"), list, "anyOf must name at least one key") } else { step.anyOf.append(keys) }
+                    if keys.isEmpty {
+                        fail(itemPath.member("anyOf"), list, "anyOf must name at least one key")
+                    } else {
+                        step.anyOf.append(keys)
+                        step.anyOfPositions.append(i)
+                    }
                 }
             default:
                 fail(itemPath, element, "a requirement is a data key or {\"anyOf\": [keys]}, found \(element.value.typeName)")
@@ -137,9 +142,9 @@ extension _SpecReader {
         return pairs
     }
 
-    /// A whole number from 0 to 4096.
+    /// A whole number; the model builder says which ones make sense where (a counter's max, a guard's bound).
     mutating func integer(_ node: JSONNode, at path: JSONPath, what: String) -> Int? {
-        if case let .number(number) = node.value, let value = number.int, (0...4096).contains(value) { return value }
+        if case let .number(number) = node.value, let value = number.int { return value }
         fail(path, node, "\(what) must be a whole number, found \(node.value.described)")
         return nil
     }

@@ -255,6 +255,10 @@ struct _SpecReader {
             var step = FlowSpec.Step(member.key)
             if version == 2 {
                 readRequires(fields["requires"], at: stepPath.member("requires"), into: &step)
+            } else if case let .array(items)? = fields["requires"]?.value,
+                      let (i, item) = items.enumerated().first(where: { if case .object = $0.element.value { true } else { false } }) {
+                fail(stepPath.member("requires").index(i), item,
+                     "a requirement written as an object ({\"anyOf\": [...]}) is authflow/2; in authflow/1 requires lists data keys")
             } else {
                 step.requires = strings(fields["requires"], at: stepPath.member("requires"), what: "requires", name: "data key",
                                         maxCount: SpecLimits.maxKeysPerList) ?? []

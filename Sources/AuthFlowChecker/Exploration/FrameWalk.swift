@@ -13,21 +13,23 @@ import Foundation
 /// path is replayed, since a reset cannot be undone); back is tried where the spec forbids it.
 /// Siblings that push the same frame are one stack, as in ``Walk``, so the stacks counted equal
 /// the configuration graph's count. Memory is proportional to the depth.
+/// One node of a ``FrameWalk``'s stack (outside the generic walk, so its arrays need no type built at run time).
+struct FrameNode {
+    var state: Int32
+    var keys: UInt64
+    var values: UInt64
+    /// The next successor to try, an index into this node's buffer.
+    var next: Int
+    /// The event that pushed this node (-1 at a root).
+    var event: Int32
+    /// Its index among the parent's successors (the breadth-first order).
+    var via: Int32
+    /// Where this node's expected-token changes start in the log.
+    var logStart: Int
+}
+
 struct FrameWalk<Driver: FlowDriver> {
-    /// One node of the walk's stack.
-    struct Node {
-        var state: Int32
-        var keys: UInt64
-        var values: UInt64
-        /// The next successor to try, an index into this node's buffer.
-        var next: Int
-        /// The event that pushed this node (-1 at a root).
-        var event: Int32
-        /// Its index among the parent's successors (the breadth-first order).
-        var via: Int32
-        /// Where this node's expected-token changes start in the log.
-        var logStart: Int
-    }
+    typealias Node = FrameNode
 
     let model: FlowModel
     let driver: Driver
@@ -47,11 +49,37 @@ struct FrameWalk<Driver: FlowDriver> {
     /// Bits of the keys a frame does not hold as data: config keys (fixed per variant) and counters (compared by count).
     let configBits: UInt64
     let counters: [Int]
+    /// Bits of the counters and of the valued keys: how ``matches(_:)`` compares each key.
+    let counterBits: UInt64
+    let valuedBits: UInt64
     var variant = 0
     var stacks = 0
     var stoppedBy: StopReason?
     var sites: [Site: FoundViolation] = [:]
     var progress: CheckProgress?
+    /// What the walk sends for each key, shared by the closures it hands the driver (which must not copy the walk).
+    let sender: ValueSender
+    /// Configurations whose reset moves were driven: a reset cannot be undone, so each is driven once,
+    /// at the shallowest stack that reaches its configuration, and the path replayed after it.
+    var resetProbed: Set<Configuration> = []
+
+    /// The values the walk sends: a valued key's value in a branch, a presence key's token.
+    final class ValueSender {
+        let layout: DataLayout
+        let valued: UInt64
+        init(layout: DataLayout, keys: Int) {
+            self.layout = layout
+            self.valued = (0..<keys).reduce(0) { layout.isValued($1) ? $0 | 1 << UInt64($1) : $0 }
+        }
+
+        /// The value of `key` sent with `event` at `height`, the branch's values packed in `values`.
+        @inline(__always)
+        func value(_ key: KeyID, event: EventID, values: UInt64, height: Int) -> FlowValue {
+            let k = key.index
+            if valued & (1 << UInt64(k)) != 0 { return .string(layout.domains[k][layout.field(k, in: values)]) }
+            return .int(RuntimeExplorer.token(height: height, event: event, key: key))
+        }
+    }
 
     init(model: FlowModel, driver: Driver, traits: DriverTraits, depth: Int, deadline: Date?, timeout: Double?, start: @escaping (Int) -> Bool) {
         self.model = model
@@ -67,6 +95,9 @@ struct FrameWalk<Driver: FlowDriver> {
         let layout = model.layout
         self.configBits = (0..<model.keys.count).reduce(0) { layout.isConfig[$1] ? $0 | 1 << UInt64($1) : $0 }
         self.counters = (0..<model.keys.count).filter { layout.isCounter($0) }
+        self.counterBits = counters.reduce(0) { $0 | 1 << UInt64($1) }
+        self.valuedBits = (0..<model.keys.count).reduce(0) { layout.isValued($1) ? $0 | 1 << UInt64($1) : $0 }
+        self.sender = ValueSender(layout: layout, keys: model.keys.count)
     }
 
     func result() -> RuntimeExploration {
@@ -139,20 +170,11 @@ struct FrameWalk<Driver: FlowDriver> {
         return false
     }
 
-    /// The value the walk sends for `key` with successor `successor` at `height`: the branch's value
-    /// for a valued key, a unique token for a presence key.
-    func value(_ key: KeyID, _ successor: FlowModel.Successor, height: Int) -> FlowValue {
-        let k = key.index
-        if model.layout.isValued(k) {
-            return .string(model.layout.domains[k][model.layout.field(k, in: successor.effectValues)])
-        }
-        return .int(RuntimeExplorer.token(height: height, event: successor.event, key: key))
-    }
-
-    /// Sends successor `i` of the top node through the runtime; `true` when accepted.
-    func send(_ successor: FlowModel.Successor) -> Bool {
-        let height = nodes.count + 1
-        return driver.send(successor.event) { value($0, successor, height: height) }
+    /// Sends `successor` of the node at `height - 1` through the runtime: the branch's value for
+    /// each valued key it adds, a unique token for each presence key; `true` when accepted.
+    func send(_ successor: FlowModel.Successor, height: Int) -> Bool {
+        let sender = self.sender, event = successor.event, values = successor.effectValues
+        return driver.send(event) { sender.value($0, event: event, values: values, height: height) }
     }
 
     /// Pushes the model's child for successor `i` of the top node (expected tokens included).
@@ -162,8 +184,7 @@ struct FrameWalk<Driver: FlowDriver> {
         guard case let .push(target, keys, values) = successor.outcome else { return }
         let height = nodes.count + 1
         let logStart = log.count
-        let emission = model.emissions[Int(nodes[top].state)][successor.emission]
-        var added = emission.addKeys
+        var added = model.emissions[Int(nodes[top].state)][successor.emission].addKeys
         while added != 0 {
             let k = added.trailingZeroBitCount
             added &= added - 1
@@ -178,7 +199,7 @@ struct FrameWalk<Driver: FlowDriver> {
         let top = nodes.count - 1
         let parentState = nodes[top].state
         let successor = buffers[top][i]
-        let accepted = send(successor)
+        let accepted = send(successor, height: nodes.count + 1)
         pushModel(i)
         stacks += 1
         if !accepted {
@@ -224,7 +245,12 @@ struct FrameWalk<Driver: FlowDriver> {
     /// The keys the runtime must hold as data in `node`: present keys but config, and counters above 0.
     func dataBits(_ node: Node) -> UInt64 {
         var bits = node.keys & ~configBits
-        for k in counters where model.layout.field(k, in: node.values) > 0 { bits |= 1 << UInt64(k) }
+        var rest = counterBits
+        while rest != 0 {
+            let k = rest.trailingZeroBitCount
+            rest &= rest - 1
+            if node.values & model.layout.mask(k) != 0 { bits |= 1 << UInt64(k) }
+        }
         return bits
     }
 
@@ -243,13 +269,7 @@ struct FrameWalk<Driver: FlowDriver> {
         if driver.state.rawValue != node.state || (readsInternals && driver.height != nodes.count) || driver.dataCount != bits.nonzeroBitCount {
             return false
         }
-        var rest = bits
-        while rest != 0 {
-            let k = rest.trailingZeroBitCount
-            rest &= rest - 1
-            if driver.value(of: KeyID(Int32(k))) != expectedValue(KeyID(Int32(k)), in: node) { return false }
-        }
-        return true
+        return matchesData(node, bits: bits)
     }
 
     func mismatch(_ node: Node) -> FrameMismatch? {
@@ -273,11 +293,23 @@ struct FrameWalk<Driver: FlowDriver> {
             resync()
             return
         }
-        let successors = buffers[top]
-        for (index, emission) in model.emissions[state].enumerated() {
-            let event = emission.event
-            let moves = successors.filter { $0.emission == index }
-            let enabled = moves.contains { $0.outcome != .illegal }
+        let count = buffers[top].count
+        let emissionCount = model.emissions[state].count
+        var first = 0   // the first successor of the emission at hand: successors come in emission order
+        for index in 0..<emissionCount {
+            let event = model.emissions[state][index].event
+            var last = first
+            var enabled = false, refusedBranch = false, resets = false
+            while last < count && buffers[top][last].emission == index {
+                switch buffers[top][last].outcome {
+                case .push: enabled = true
+                case .reset: enabled = true; resets = true
+                case .illegal: refusedBranch = true
+                }
+                last += 1
+            }
+            let range = first..<last
+            first = last
             if readsInternals && driver.canHandle(event) != enabled {
                 report(.divergence, state: node.state, event: event.rawValue) { model in
                     "the runtime says \(model.events[event.index]) is \(enabled ? "not " : "")enabled in \(model.states[state]); the spec says it is \(enabled ? "" : "not ")"
@@ -286,34 +318,34 @@ struct FrameWalk<Driver: FlowDriver> {
             }
             // An event the step does not offer now (sent with each valued key's first value), and each
             // branch no row takes, must be refused without change.
-            let refused: [FlowModel.Successor?] = moves.isEmpty ? [nil] : moves.filter { $0.outcome == .illegal }
-            for move in refused {
+            if range.isEmpty || refusedBranch {
                 let height = nodes.count + 1
-                let accepted = move.map(send) ?? driver.send(event) { key in
-                    model.layout.isValued(key.index) ? .string(model.layout.domains[key.index][0])
-                        : .int(RuntimeExplorer.token(height: height, event: event, key: key))
-                }
-                if accepted {
-                    report(.divergence, state: node.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
-                        moves.isEmpty ? "\(subject) accepted \(model.events[event.index]) in \(model.states[state]), where the step does not offer it"
-                            : "\(subject) accepted \(model.events[event.index]) in \(model.states[state]) with values no row takes"
+                for i in range.isEmpty ? 0..<1 : range where range.isEmpty || buffers[top][i].outcome == .illegal {
+                    let accepted = range.isEmpty ? send(event, values: 0, height: height) : send(buffers[top][i], height: height)
+                    if accepted {
+                        let offered = !range.isEmpty
+                        report(.divergence, state: node.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
+                            offered ? "\(subject) accepted \(model.events[event.index]) in \(model.states[state]) with values no row takes"
+                                : "\(subject) accepted \(model.events[event.index]) in \(model.states[state]), where the step does not offer it"
+                        }
+                        resync()
+                        return
                     }
-                    resync()
-                    return
-                }
-                if !matches(node) {
-                    let found = mismatch(node)
-                    let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
-                    report(.undoMismatch, state: node.state, event: event.rawValue, trigger: .event(event.rawValue), mismatch: found) { model in
-                        "rejecting \(model.events[event.index]) changed \(subject): \(problem)"
+                    if !matches(node) {
+                        let found = mismatch(node)
+                        let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
+                        report(.undoMismatch, state: node.state, event: event.rawValue, trigger: .event(event.rawValue), mismatch: found) { model in
+                            "rejecting \(model.events[event.index]) changed \(subject): \(problem)"
+                        }
+                        resync()
+                        return
                     }
-                    resync()
-                    return
                 }
             }
-            // A reset must land on the variant's root with nothing to undo.
-            for move in moves where move.outcome == .reset {
-                guard send(move) else {
+            // A reset must land on the variant's root with nothing to undo: driven once per configuration.
+            guard resets, resetProbed.insert(Configuration(state: node.state, keys: node.keys, values: node.values)).inserted else { continue }
+            for i in range where buffers[top][i].outcome == .reset {
+                guard send(buffers[top][i], height: nodes.count + 1) else {
                     report(.divergence, state: node.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
                         "\(subject) rejected \(model.events[event.index]) from \(model.states[state]), which the spec resets to \(model.states[model.initial.index])"
                     }
@@ -323,7 +355,7 @@ struct FrameWalk<Driver: FlowDriver> {
                 let root = model.roots[variant]
                 let rootNode = Node(state: model.initial.rawValue, keys: root.keys, values: root.values, next: 0, event: -1, via: -1, logStart: 0)
                 let atRoot = driver.state == model.initial && (!readsInternals || driver.height == 1) && driver.dataCount == dataBits(rootNode).nonzeroBitCount
-                    && (dataBits(rootNode) == 0 || matchesData(rootNode))
+                    && matchesData(rootNode)
                 if !atRoot {
                     let found = FrameComparator(model: model).compare(driver, state: rootNode.state, height: readsInternals ? 1 : nil, keys: dataBits(rootNode),
                                                                       expected: { expectedValue($0, in: rootNode) }, display: RuntimeExplorer.display)
@@ -357,23 +389,41 @@ struct FrameWalk<Driver: FlowDriver> {
         }
     }
 
-    /// Whether the runtime's data values equal `node`'s (the count is compared by the caller).
-    func matchesData(_ node: Node) -> Bool {
-        var rest = dataBits(node)
+    /// Whether the runtime's data values equal `node`'s (the count is compared by the caller), without building the values.
+    func matchesData(_ node: Node, bits: UInt64? = nil) -> Bool {
+        let layout = model.layout
+        var rest = bits ?? dataBits(node)
         while rest != 0 {
             let k = rest.trailingZeroBitCount
             rest &= rest - 1
-            if driver.value(of: KeyID(Int32(k))) != expectedValue(KeyID(Int32(k)), in: node) { return false }
+            let bit: UInt64 = 1 << UInt64(k)
+            switch driver.value(of: KeyID(Int32(k))) {
+            case let .int(number)?:
+                if counterBits & bit != 0 {
+                    if number != layout.field(k, in: node.values) { return false }
+                } else if valuedBits & bit != 0 || number != expected[k] {
+                    return false
+                }
+            case let .string(text)?:
+                guard valuedBits & bit != 0, text == layout.domains[k][layout.field(k, in: node.values)] else { return false }
+            default:
+                return false
+            }
         }
         return true
+    }
+
+    /// Sends `event` with `values` for its valued keys (a refused event has no successor to take them from).
+    func send(_ event: EventID, values: UInt64, height: Int) -> Bool {
+        let sender = self.sender
+        return driver.send(event) { sender.value($0, event: event, values: values, height: height) }
     }
 
     /// Puts the runtime back in step with the model: start the variant again and replay the path.
     mutating func resync() {
         _ = start(variant)
         for i in nodes.indices.dropFirst() {
-            let successor = buffers[i - 1][Int(nodes[i].via)]
-            _ = driver.send(successor.event) { value($0, successor, height: i + 1) }
+            _ = send(buffers[i - 1][Int(nodes[i].via)], height: i + 1)
         }
     }
 

@@ -43,7 +43,7 @@ package struct ParallelExplorer: Sendable {
     /// Walks every stack of at most `depth` events, each worker driving a fresh ``FlowSession`` built from the model.
     package func explore(depth: Int, timeout: Double? = nil) -> RuntimeExploration {
         let model = explorer.model
-        return run(depth: depth, timeout: timeout) { SessionDriver(model: model) }
+        return explore(depth: depth, timeout: timeout) { SessionDriver(model: model) }
     }
 
     /// Walks every stack of at most `depth` events, each worker driving the runtime `makeDriver()` returns.
@@ -55,6 +55,9 @@ package struct ParallelExplorer: Sendable {
     /// - Returns: the same stacks count and violations as the single-threaded walk.
     package func explore<Driver: FlowDriver & SendableMetatype>(depth: Int, timeout: Double? = nil,
                                                                makeDriver: @escaping @Sendable () -> Driver) -> RuntimeExploration {
+        // The split walks the static table; a flow whose moves depend on the data (authflow/2) is
+        // walked on one thread, frame by frame, with the same results, until the split learns frames.
+        guard explorer.model.isStatic else { return explorer.explore(makeDriver(), depth: depth, timeout: timeout) }
         if Driver.self == SessionDriver.self {
             // Specialise the walk for the real runtime, whatever type the caller knew it by.
             return run(depth: depth, timeout: timeout) { makeDriver() as! SessionDriver }

@@ -82,7 +82,14 @@ package struct RuntimeExplorer: Sendable {
         let deadline = timeout.map { Date().addingTimeInterval($0) }
         let progress = CheckProgress.current
         if !model.isStatic {
-            // Moves that depend on the data: the walk over frames, every variant in order.
+            // Moves that depend on the data: the walk over frames, every variant in order (specialised for the real runtime).
+            if let session = driver as? SessionDriver {
+                var walk = FrameWalk(model: model, driver: session, traits: traits, depth: depth, deadline: deadline, timeout: timeout,
+                                     start: { session.start(variant: $0) })
+                walk.progress = progress
+                walk.runAll()
+                return walk.result()
+            }
             var walk = FrameWalk(model: model, driver: driver, traits: traits, depth: depth, deadline: deadline, timeout: timeout,
                                  start: { driver.start(variant: $0) })
             walk.progress = progress

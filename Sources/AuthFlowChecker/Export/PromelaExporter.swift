@@ -1,100 +1,102 @@
 import AuthFlow
 import Foundation
 
-/// Writes the bounded undo-stack exploration of a flow as a Promela model, so SPIN can explore the same space.
+/// Writes a flow as a Promela model, so SPIN explores the space authcheck explores and reports the violations it reports.
 ///
-/// The model is section 4's stack walk, stated for an explicit-state model checker that stores
-/// every state it visits: the undo stack is an array of frames (`st[i]` the state of frame `i`,
-/// `kd…[i]` its data keys as bit sets), `sp` indexes the top frame, and slots above `sp` are
-/// always zero, so two equal stacks are one state vector. From the loop head, every legal forward
-/// event of the top frame's state is one `d_step` that pushes `(target, data ∪ adds)` while the
-/// stack holds at most `depth` frames above the root, and asserts the target's `requires`; back
-/// is one `d_step` that pops (and zeroes) the top frame where the spec allows it (not at the root,
-/// not from a terminal state, not from a `back: false` step). Illegal events (no transition)
-/// change nothing and are left out. Because every move is a `d_step`, only loop-head states are
-/// stored, one per stack; two events pushing the same frame give the same successor, which SPIN
-/// finds in its hash table exactly as the runtime walk deduplicates siblings; and a pop always
-/// returns to the parent stack, which SPIN has already stored. So:
+/// Two spaces, one per question:
 ///
-/// **SPIN's `states, stored` = ``RuntimeExplorer/countStacks(depth:)`` + 1** — the one extra
-/// state is SPIN's initial state, before the `d_step` that writes the root frame.
+/// - ``Space/configurations``: every reachable frame `(state, data)` once, as the complete checker
+///   searches them. The frame is a few global variables; every move is one `d_step`, so SPIN
+///   stores exactly one state per configuration. Every property a safety run can state is in it:
+///   `illegal-transition`, `unmet-requirement` and `terminal-exit` are assertions checked on every
+///   frame entered, and `deadlock` is SPIN's invalid end state (a terminal state waits in a
+///   self-loop, so only a non-terminal frame with no forward move stops the process). So `pan`
+///   reports an error of a property exactly when `authcheck check` reports a violation of it.
+///   **SPIN's `states, stored` = configurations + 1.**
+/// - ``Space/stacks(depth:)``: section 4's bounded stack walk. The undo stack is an array of frames
+///   (`st[i]` the state of frame `i`, `kd…[i]` its presence bits, `v…[i]` its values), `sp`
+///   indexes the top frame and slots above it are always zero, so two equal stacks are one state
+///   vector; back is a `d_step` that pops where the spec allows it. Two events pushing the same
+///   frame give the same successor, which SPIN finds in its hash table as the runtime walk
+///   deduplicates siblings; a pop returns to the parent stack and a reset to a root, both stored
+///   already. The same assertions are checked on every frame pushed, but back keeps a deadlocked
+///   frame from blocking the process and the depth bound hides deeper frames, so this space
+///   decides nothing: it is for the counts. **SPIN's `states, stored` =
+///   ``RuntimeExplorer/countStacks(depth:)`` + 1.**
+///
+/// In both, the one extra state is SPIN's initial state, before the `d_step` that writes a root.
+/// A flow with config variants starts with one nondeterministic choice of root, in variant order.
+///
+/// The model is generated from the compiled semantics (``FlowModel/emissions`` and the
+/// ``DataLayout``), never from the spec: each emission offered in a frame and each branch of its
+/// effects (one per value a valued key it adds can take) is one option of the loop, guarded by the
+/// emission's `when` and by "some row holds"; inside, the rows are tried in declaration order with
+/// nested `if … :: else -> if … fi fi`, the first that holds firing. Guards are written on the frame
+/// before the move with the effects folded in (an added key is present, a counter incremented at
+/// its max stays there), so no option is ever taken that then changes nothing.
+///
+/// `no-exit` ("from here no terminal state can be reached") and `reachable` (some configuration
+/// satisfies a guard) are not in the model: each says that some path *exists*, which no
+/// assertion on one path and no end state can state; a safety run only finds paths that go wrong.
 ///
 /// ```sh
-/// authcheck export Specs/email-first.json --depth 20 > flow.pml
-/// spin -a flow.pml && cc -O2 -DSAFETY -o pan pan.c && ./pan -m100
+/// authcheck export --format promela Specs/email-first.json > flow.pml
+/// spin -a flow.pml && cc -O2 -DSAFETY -o pan pan.c && ./pan -c0 -m1000000
 /// ```
 ///
 /// State ids and data-key ids are the model's dense ids; the names appear in comments. Words are
-/// the smallest Promela type that holds the ids (`byte`, `short`, `int`), and data keys take one
-/// word per 8, 15 or 31 keys, so SPIN's state vector is as small as the model allows.
+/// the smallest Promela type that holds the ids (`byte`, `short`, `int`), data keys take one
+/// word per 8, 15 or 31 keys, and each valued key or counter a `byte` holding its value's index or
+/// its count, so SPIN's state vector is as small as the model allows.
 package enum PromelaExporter {
+    /// The space the model explores.
+    package enum Space: Hashable, Sendable {
+        /// Every reachable configuration once: the complete search, with every property a safety run can state.
+        case configurations
+        /// Every undo stack of at most `depth` forward events: the space the runtime walk drives.
+        case stacks(depth: Int)
+    }
+
+    /// The properties the configurations model states: every one a safety run can check.
+    package static let properties: [Property] = [.illegalTransition, .unmetRequirement, .deadlock, .terminalExit]
+
+    /// The name an assertion of `property` carries, so pan's message says which property failed (`unmet_requirement`).
+    static func marker(_ property: Property) -> String {
+        property.id.replacingOccurrences(of: "-", with: "_")
+    }
+
+    /// The property an error pan printed reports, if it is one of the model's.
+    ///
+    /// pan prints `pan:N: MESSAGE (at depth D)`; MESSAGE is `invalid end state` for a deadlock, or
+    /// `assertion violated` and the assertion, which opens with its property's marker
+    /// (`assertion violated (unmet_requirement||((kd0&2)==2))`).
+    /// - Parameter message: MESSAGE, or the whole line.
+    package static func property(reportedBy message: some StringProtocol) -> Property? {
+        var text = Substring(message)
+        if text.hasPrefix("pan:") { text = text.drop { $0 != " " }.dropFirst() }
+        if text.hasPrefix("invalid end state") { return .deadlock }
+        guard text.hasPrefix("assertion violated ") else { return nil }
+        let assertion = text.dropFirst("assertion violated ".count).drop { $0 == "(" }
+        let name = assertion.prefix { $0.isLetter || $0 == "_" }
+        return properties.first { $0 != .deadlock && marker($0) == name }
+    }
+
     /// Returns the Promela model of the stacks of at most `depth` forward events of `model`.
+    /// - Complexity: O(Σ branches × rows) text over every state's emissions.
+    package static func export(_ model: FlowModel, depth: Int) -> String {
+        export(model, space: .stacks(depth: depth))
+    }
+
+    /// Returns the Promela model of `model` over `space`.
     ///
     /// - Parameters:
     ///   - model: the flow.
-    ///   - depth: the bound on forward events (the stack holds at most `depth + 1` frames).
+    ///   - space: every configuration, or every stack of at most a number of forward events.
     /// - Returns: the model's source text, for `spin -a`.
-    /// - Complexity: O(states + moves) text.
-    package static func export(_ model: FlowModel, depth: Int) -> String {
-        let depth = max(0, depth)
-        let layout = Layout(model: model, depth: depth)
-        var out: [String] = []
-        out.append("/* authcheck: the undo stacks of at most \(depth) forward events of \(comment(model.name ?? "a flow")).")
-        out.append("   One stored state per stack, plus SPIN's initial state: states stored = stacks + 1.")
-        out.append("   Run: spin -a THIS.pml && cc -O2 -DSAFETY -o pan pan.c && ./pan -m\(depth + 10) */")
-        out.append("")
-        out.append("#define DEPTH \(depth)")
-        out.append("")
-        out.append("\(layout.stateType) st[DEPTH + 1];   /* the state of each frame; slots above sp are 0 */")
-        for word in 0..<layout.words {
-            let first = word * layout.bitsPerWord
-            let last = min(model.keys.count, first + layout.bitsPerWord) - 1
-            let range = last >= first ? "keys \(first)-\(last)" : "no keys"
-            out.append("\(layout.wordType) kd\(word)[DEPTH + 1];   /* the data keys of each frame as a bit set (\(range)) */")
-        }
-        out.append("\(layout.spType) sp;              /* the index of the top frame */")
-        out.append("")
-        if !model.keys.isEmpty {
-            out.append("/* data keys: \(model.keys.enumerated().map { "\($0.offset) \(comment($0.element))" }.joined(separator: ", ")) */")
-        }
-        out.append("/* states: \(model.states.enumerated().map { "\($0.offset) \(comment($0.element))" }.joined(separator: ", ")) */")
-        out.append("")
-        out.append("active proctype flow()")
-        out.append("{")
-        out.append("    d_step { st[0] = \(model.initial.index) }   /* the root frame: (\(comment(model.name(of: model.initial))), {}) */")
-        out.append("end:")
-        out.append("    do")
-        for state in 0..<model.stateCount {
-            for move in model.moves[state] {
-                guard let target = move.target else { continue }   // illegal: nothing changes
-                var body = ["sp++", "st[sp] = \(target.index)"]
-                for word in 0..<layout.words {
-                    let adds = layout.word(word, of: move.adds)
-                    body.append(adds == 0 ? "kd\(word)[sp] = kd\(word)[sp - 1]" : "kd\(word)[sp] = kd\(word)[sp - 1] | \(adds)")
-                }
-                for word in 0..<layout.words {
-                    let required = layout.word(word, of: model.requires[target.index])
-                    if required != 0 { body.append("assert((kd\(word)[sp] & \(required)) == \(required))") }
-                }
-                out.append("    /* \(comment(model.states[state])) --\(comment(model.name(of: move.event)))--> \(comment(model.name(of: target))) */")
-                out.append("    :: d_step { st[sp] == \(state) && sp < DEPTH -> \(body.joined(separator: "; ")) }")
-            }
-        }
-        let backStates = (0..<model.stateCount).filter { !model.isTerminal[$0] && model.canGoBack[$0] }
-        if !backStates.isEmpty {
-            let noBack = (0..<model.stateCount).filter { !backStates.contains($0) }
-            let guardText = backStates.count <= noBack.count || noBack.isEmpty
-                ? (noBack.isEmpty ? "" : " && (" + backStates.map { "st[sp] == \($0)" }.joined(separator: " || ") + ")")
-                : " && " + noBack.map { "st[sp] != \($0)" }.joined(separator: " && ")
-            var body = ["st[sp] = 0"]
-            for word in 0..<layout.words { body.append("kd\(word)[sp] = 0") }
-            body.append("sp--")
-            out.append("    /* back: pop the top frame where the spec allows it */")
-            out.append("    :: d_step { sp > 0\(guardText) -> \(body.joined(separator: "; ")) }")
-        }
-        out.append("    od")
-        out.append("}")
-        return out.joined(separator: "\n") + "\n"
+    /// - Complexity: O(Σ branches × rows) text over every state's emissions.
+    package static func export(_ model: FlowModel, space: Space) -> String {
+        var writer = PromelaWriter(model: model, space: space)
+        return writer.text()
     }
 
     /// How ids and key sets map onto Promela's integer types.
@@ -125,6 +127,11 @@ package enum PromelaExporter {
         /// Word `word` of `set`: the bits of keys `word * bitsPerWord ..< (word + 1) * bitsPerWord`.
         func word(_ word: Int, of set: KeySet) -> UInt64 {
             (set.bits >> UInt64(word * bitsPerWord)) & ((1 << UInt64(bitsPerWord)) - 1)
+        }
+
+        /// The word and the bit within it of key `k`.
+        func bit(of k: Int) -> (word: Int, bit: UInt64) {
+            (k / bitsPerWord, 1 << UInt64(k % bitsPerWord))
         }
     }
 

@@ -59,7 +59,9 @@ extension ConfigurationGraph {
                     let child = Int(edgeTarget[edge])
                     if next[child] == 0 { nextLevel.append(Int32(child)) }
                     add(&next[child], count)
-                    add(&counts.perRow[Int(edgeRow[edge])], count)
+                    // An `anywhere` row the model expanded has no entry in the declared table: it counts for its state only.
+                    let row = Int(edgeRow[edge])
+                    if counts.perRow.indices.contains(row) { add(&counts.perRow[row], count) }
                     add(&counts.perState[Int(configurations[child].state)], count)
                     add(&counts.total, count)
                 }

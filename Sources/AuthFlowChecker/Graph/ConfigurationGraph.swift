@@ -252,7 +252,22 @@ package struct ConfigurationGraph: Sendable {
         }
     }
 
+    /// The variant configuration `position` was reached in: the config values of the root its path starts from.
+    ///
+    /// The roots are the first configurations found, one per variant in variant order, so the
+    /// root's index is its variant's index in ``FlowModel/variants``.
+    /// - Complexity: O(the path's length).
+    func variant(of position: Int32) -> [FlowSpec.KeyValue] {
+        var cursor = position
+        while cursor >= 0, parent[Int(cursor)] >= 0 { cursor = parent[Int(cursor)] }
+        return model.variants.indices.contains(Int(cursor)) ? model.variants[Int(cursor)] : []
+    }
+
     /// The shortest path from the root to configuration `position`, one step per frame.
+    ///
+    /// Each step's data lists the keys present and the counters (always defined), in declaration
+    /// order; a flow with valued keys or counters also gives each one's value (secrets redacted).
+    /// Config keys are left out: they never change along a path, and the violation names its variant.
     func path(to position: Int32) -> [PathStep] {
         var chain: [Int32] = []
         var cursor = position
@@ -265,15 +280,19 @@ package struct ConfigurationGraph: Sendable {
             let event = via[Int(at)]
             // A flow with values shows them after each step (secrets redacted); a /1 path shows the keys alone.
             var values: [String: String]?
+            var data = model.names(of: KeySet(bits: configuration.keys))
             if !model.layout.presenceOnly {
                 values = [:]
-                for entry in dataEntries(keys: configuration.keys, values: configuration.values) {
+                var configBits: UInt64 = 0
+                for (k, isConfig) in model.layout.isConfig.enumerated() where isConfig { configBits |= 1 << UInt64(k) }
+                let entries = dataEntries(keys: configuration.keys & ~configBits, values: configuration.values)
+                data = entries.map(\.key)
+                for entry in entries {
                     if let value = entry.value { values?[entry.key] = value }
                 }
             }
             return PathStep(event: event < 0 ? nil : model.events[Int(event)],
-                            state: model.states[Int(configuration.state)],
-                            data: model.names(of: KeySet(bits: configuration.keys)), values: values)
+                            state: model.states[Int(configuration.state)], data: data, values: values)
         }
     }
 }

@@ -19,6 +19,9 @@ public enum CounterexampleRenderer {
         lines.append("\(number)) \(style.bad(violation.property.id)) at \(site)"
                      + (violation.path.isEmpty ? "" : " — \(violation.length) step\(violation.length == 1 ? "" : "s")"))
         lines.append("   \(violation.message)")
+        if let variant = violation.variant, !variant.isEmpty {
+            lines.append("   variant: \(variant.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))")
+        }
         if !violation.path.isEmpty {
             // An illegal transition's path ends at the state that emits the event; the event it
             // cannot take is shown as a step of its own, marked, so the reader sees what was pressed.
@@ -106,9 +109,14 @@ public enum CounterexampleRenderer {
     }
 
     /// `{email, session}` or, with values, `{email=a@b.c, session=<redacted>}`.
+    ///
+    /// A key with no value in a path that has values (a presence key of an `authflow/2` flow, whose
+    /// model knows only that it is there) shows as its name.
     public static func dataText(_ step: PathStep, secrets: Set<String>) -> String {
         guard let values = step.values else { return "{\(step.data.joined(separator: ", "))}" }
-        let pairs = step.data.map { key in "\(key)=\(secrets.contains(key) ? FlowReport.redacted : (values[key] ?? "?"))" }
+        let pairs = step.data.map { key in
+            values[key].map { "\(key)=\(secrets.contains(key) ? FlowReport.redacted : $0)" } ?? key
+        }
         return "{\(pairs.joined(separator: ", "))}"
     }
 }

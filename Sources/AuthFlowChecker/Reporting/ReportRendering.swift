@@ -117,27 +117,33 @@ public enum ReportRenderer {
         return .object(JSONObject(members))
     }
 
-    /// One violation as the contract's JSON object, `values` included for runtime paths.
+    /// One violation as the contract's JSON object: `values` on each step of a path that has them
+    /// (runtime paths, `authflow/2` flows with valued keys or counters), and `variant` for an `authflow/2` flow.
     package static func violationJSON(_ violation: Violation, secrets: Set<String>) -> JSON {
-        .object(JSONObject([
+        var members: [(String, JSON)] = [
             ("property", .string(violation.property.id)),
             ("state", .string(violation.state)),
             ("event", violation.event.map(JSON.string) ?? .null),
             ("message", .string(violation.message)),
-            ("path", .array(violation.path.map { step in
-                var members: [(String, JSON)] = [
-                    ("event", step.event.map(JSON.string) ?? .null),
-                    ("state", .string(step.state)),
-                    ("data", .array(step.data.map(JSON.string))),
-                ]
-                if let values = step.values {
-                    members.append(("values", .object(JSONObject(step.data.map { key in
-                        (key, JSON.string(secrets.contains(key) ? FlowReport.redacted : (values[key] ?? "?")))
-                    }))))
-                }
-                return .object(JSONObject(members))
-            })),
-        ]))
+        ]
+        if let variant = violation.variant {
+            members.append(("variant", .object(JSONObject(variant.map { ($0.key, JSON.string($0.value)) }))))
+        }
+        members.append(("path", .array(violation.path.map { step in
+            var members: [(String, JSON)] = [
+                ("event", step.event.map(JSON.string) ?? .null),
+                ("state", .string(step.state)),
+                ("data", .array(step.data.map(JSON.string))),
+            ]
+            if let values = step.values {
+                // A key with no value (an authflow/2 presence key) is listed in data alone.
+                members.append(("values", .object(JSONObject(step.data.compactMap { key in
+                    values[key].map { (key, JSON.string(secrets.contains(key) ? FlowReport.redacted : $0)) }
+                }))))
+            }
+            return .object(JSONObject(members))
+        })))
+        return .object(JSONObject(members))
     }
 
     /// Quotes `text` for a POSIX shell when it needs it.

@@ -1,3 +1,5 @@
+import AuthFlow
+
 /// A violated site with its shortest counterexample.
 public struct Violation: Hashable, Sendable {
     /// The property violated.
@@ -12,15 +14,19 @@ public struct Violation: Hashable, Sendable {
     public var path: [PathStep]
     /// For a runtime that is not where the spec says after the last step: the expected and the actual frame.
     public var mismatch: FrameMismatch?
+    /// The variant the path ran in: an `authflow/2` flow's config values, keys in declaration order
+    /// (empty when it has no `config`); `nil` for an `authflow/1` flow.
+    public var variant: [FlowSpec.KeyValue]?
 
     public init(property: Property, state: String, event: String? = nil, message: String, path: [PathStep],
-                mismatch: FrameMismatch? = nil) {
+                mismatch: FrameMismatch? = nil, variant: [FlowSpec.KeyValue]? = nil) {
         self.property = property
         self.state = state
         self.event = event
         self.message = message
         self.path = path
         self.mismatch = mismatch
+        self.variant = variant
     }
 
     /// The number of events in the counterexample.

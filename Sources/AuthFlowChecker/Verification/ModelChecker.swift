@@ -28,7 +28,9 @@ package enum ModelChecker {
             // A static flow's moves depend on the state alone: its sites are the state's, at its first configuration.
             var sites = model.isStatic ? rules.stateSites(state) : []
             let unmet = graph.firstUnmet[state]
-            if unmet >= 0, let violation = rules.unmetRequirement(state: state, keys: graph.configurations[Int(unmet)].keys) {
+            // A flow with values shows them, as its other messages do.
+            if unmet >= 0, let violation = rules.unmetRequirement(state: state, keys: graph.configurations[Int(unmet)].keys,
+                                                                  data: model.layout.presenceOnly ? nil : graph.dataText(Int(unmet))) {
                 sites.append(violation)
             }
             for site in sites {
@@ -47,6 +49,10 @@ package enum ModelChecker {
             return lhs.offset < rhs.offset
         }.map(\.element)
 
+        // Each `/2` path names the variant it ran in: the one of the root it starts from.
+        if model.format >= 2 {
+            for i in found.indices { found[i].violation.variant = graph.variant(of: found[i].position) }
+        }
         return SpecVerification(
             violations: found.map(\.violation), lint: model.isStatic ? lint(graph) : frameLint(graph, facts: facts), states: graph.reachableStates,
             configurations: graph.count, stoppedBy: graph.stoppedBy)

@@ -1,0 +1,137 @@
+import AuthFlow
+@testable import AuthFlowChecker
+import Foundation
+import Testing
+
+/// The `authflow/2` flows in `Specs/`: each holds in every variant with no lint, and does what its description says.
+@Suite struct Version2SpecsTests {
+    static func spec(_ name: String) -> String { Files.root.appendingPathComponent("Specs/\(name).json").path }
+
+    static func model(_ name: String) throws -> FlowModel { try Files.model(spec(name)) }
+
+    /// `(spec, states, configurations, stacks at depth 8)`, as `authcheck check --depth 8` prints them.
+    static let figures: [(String, Int, Int, Int)] = [
+        ("account-recovery", 10, 80, 482),
+        ("session-restore", 7, 9, 239),
+        ("sign-in-next-step", 10, 111, 847),
+    ]
+
+    @Test(arguments: figures)
+    func holdsInEveryVariantWithNoLintAndTheWalkAgrees(_ name: String, _ states: Int, _ configurations: Int, _ stacks: Int) throws {
+        let model = try Self.model(name)
+        #expect(model.format == 2 && !model.isStatic)
+        // The complete checker, and the runtime walk through FlowSession over every stack of every variant.
+        let report = FlowChecker.check(model, source: name, options: CheckOptions(limits: CheckLimits(depth: 8), passcodeCases: 10))
+        #expect(report.verdict == .holds, "\(report.violations.map(\.message))")
+        #expect(report.lint.isEmpty, "\(report.lint.lines)")
+        #expect(report.warnings.isEmpty)
+        #expect(!report.stats.stacksCounted)
+        #expect(report.stats.states == states)
+        #expect(report.stats.configurations == configurations)
+        #expect(report.stats.stacks == stacks)
+        #expect(FlowCoverage.compute(model, depth: 8).stacks == stacks)
+    }
+
+    // MARK: session-restore
+
+    /// The data keys present in some reachable configuration of `state`.
+    static func keys(at state: String, _ model: FlowModel) throws -> Set<String> {
+        let graph = ConfigurationGraph(model: model)
+        let index = try #require(model.state(named: state)).rawValue
+        return Set(graph.configurations.filter { $0.state == index }.flatMap { model.names(of: KeySet(bits: $0.keys)) })
+    }
+
+    @Test func useAnotherAccountForgetsTheCachedTokenAndTheRememberedAccount() throws {
+        // Every way to the email screen (no cached session, or "use another account" from the greeting or the
+        // password screen) arrives with none of the remembered account's data.
+        #expect(try Self.keys(at: "email", try Self.model("session-restore")).isEmpty)
+        // The authflow/1 form could not say it: its "use another account" kept the token and the email, and a failed
+        // refresh reached the email screen still holding the cached token and the session.
+        let version1 = try Files.model(Files.root.appendingPathComponent("Tests/AuthCheckEndToEndTests/Expected/specs/session-restore-v1.json").path)
+        #expect(try Self.keys(at: "email", version1) == ["cachedToken", "session", "email", "account"])
+    }
+
+    @Test func theRememberedAccountIsRefreshedOrAskedOnlyForItsPassword() throws {
+        let model = try Self.model("session-restore")
+        let found = try Version2SemanticsTests.frame(model, after: ["cachedSessionFound", "continue"])
+        #expect(Version2SemanticsTests.moves(model, found) == [
+            "refreshed → home {cachedToken, email, account, session}",
+            "refreshFailed → password {email, account}",
+        ])
+        #expect(model.emissions[found.state].allSatisfy { $0.bySystem })
+    }
+
+    // MARK: sign-in-next-step
+
+    @Test func theBackendsAnswerDecidesTheScreen() throws {
+        let model = try Self.model("sign-in-next-step")
+        let signingIn = try Version2SemanticsTests.frame(model, after: ["signInTapped", "submit"])
+        #expect(Version2SemanticsTests.moves(model, signingIn) == [
+            "signedIn → signedIn {username, password, session, failedPasswords=0, failedCodes=0, resends=0}",
+            "challenged → confirmCode {username, password, nextStep=confirmTotp, failedPasswords=0, failedCodes=0, resends=0}",
+            "challenged → confirmCode {username, password, nextStep=confirmSms, failedPasswords=0, failedCodes=0, resends=0}",
+            "challenged → newPassword {username, password, nextStep=newPasswordRequired, failedPasswords=0, failedCodes=0, resends=0}",
+            "wrongPassword → enterCredentials {username, failedPasswords=1, failedCodes=0, resends=0}",
+            "sessionExpired → expired {username, password, failedPasswords=0, failedCodes=0, resends=0}",
+        ])
+        // Only an SMS code can be sent again, twice at most.
+        var successors: [FlowModel.Successor] = []
+        model.successors(state: signingIn.state, keys: signingIn.keys, values: signingIn.values, into: &successors)
+        let offered = { (frame: (state: Int, keys: UInt64, values: UInt64)) in
+            Version2SemanticsTests.moves(model, frame).map { String($0.prefix { $0 != " " }) }
+        }
+        let totpCode = try Self.frame(successors, at: 1), smsCode = try Self.frame(successors, at: 2)
+        #expect(offered(totpCode) == ["codeAccepted", "wrongCode", "cancel", "sessionExpired"])
+        #expect(offered(smsCode) == ["codeAccepted", "wrongCode", "resendCode", "cancel", "sessionExpired"])
+    }
+
+    /// The frame the successor at `index` pushes.
+    static func frame(_ successors: [FlowModel.Successor], at index: Int) throws -> (state: Int, keys: UInt64, values: UInt64) {
+        guard case let .push(target, keys, values) = successors[index].outcome else { throw CancellationError() }
+        return (target.index, keys, values)
+    }
+
+    @Test func threeRefusedPasswordsLockTheAccountUntilItsPasswordIsReset() throws {
+        let model = try Self.model("sign-in-next-step")
+        let refused = ["signInTapped"] + Array(repeating: ["submit", "wrongPassword"], count: 3).flatMap { $0 } + ["submit"]
+        let locked = try Version2SemanticsTests.frame(model, after: refused)
+        #expect(Version2SemanticsTests.moves(model, locked) == [
+            "accountLocked → locked {username, failedPasswords=3, failedCodes=0, resends=0}",
+            "sessionExpired → expired {username, password, failedPasswords=3, failedCodes=0, resends=0}",
+        ])
+        let reset = try Version2SemanticsTests.frame(model, after: refused + ["accountLocked", "resetPassword", "passwordReset"])
+        #expect(Version2SemanticsTests.text(model, keys: reset.keys, values: reset.values) == "{username, failedPasswords=0, failedCodes=0, resends=0}")
+    }
+
+    @Test func theChallengeExpiresOnEveryScreenAndSignOutStartsAgain() throws {
+        let model = try Self.model("sign-in-next-step")
+        let expiring = model.states.indices.filter { state in model.emissions[state].contains { model.events[$0.event.index] == "sessionExpired" } }
+        #expect(expiring.map { model.states[$0] } == ["enterCredentials", "signingIn", "confirmCode", "newPassword", "resetPassword", "locked"])
+        let signedIn = try Version2SemanticsTests.frame(model, after: ["signInTapped", "submit", "signedIn"])
+        #expect(Version2SemanticsTests.moves(model, signedIn) == ["signOut → reset"])
+    }
+
+    // MARK: account-recovery
+
+    @Test func theServersConfigurationDecidesTheRecoveryMethodAndThePasskeyButton() throws {
+        let model = try Self.model("account-recovery")
+        #expect(model.variants.map(Version2SemanticsTests.variantText)
+                == ["recovery=code,passkeys=off", "recovery=code,passkeys=on", "recovery=link,passkeys=off", "recovery=link,passkeys=on"])
+        for (root, screen) in [(0, "enterRecoveryCode"), (1, "enterRecoveryCode"), (2, "checkInbox"), (3, "checkInbox")] {
+            let sent = try Version2SemanticsTests.frame(model, root: root, after: ["signInTapped", "forgotPassword", "sendRecovery"])
+            #expect(model.states[sent.state] == screen, "variant \(root)")
+        }
+        for root in 0..<4 {
+            let signIn = try Version2SemanticsTests.frame(model, root: root, after: ["signInTapped"])
+            let passkey = Version2SemanticsTests.moves(model, signIn).contains { $0.hasPrefix("usePasskey") }
+            #expect(passkey == (root % 2 == 1), "variant \(root)")
+        }
+    }
+
+    @Test func fiveWrongRecoveryCodesAskForANewOne() throws {
+        let model = try Self.model("account-recovery")
+        let asked = ["signInTapped", "forgotPassword", "sendRecovery"]
+        let four = try Version2SemanticsTests.frame(model, after: asked + Array(repeating: "codeInvalid", count: 4))
+        #expect(Version2SemanticsTests.moves(model, four).last == "codeInvalid → recoveryEmail {codeAttempts=0}")
+    }
+}
