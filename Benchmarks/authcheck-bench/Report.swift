@@ -211,7 +211,7 @@ struct Report {
         emit()
         emit("The floor: every call the walk with undo makes to the coordinator (its factory, `handle`, `back`, `undo`, and "
              + "its `state` and `data` getters), recorded once and replayed on fresh coordinators with no checking "
-             + "(`authcheck-bench conformance SPEC DEPTH floor`), in CPU seconds: " + floors.joined(separator: "; ") + ". "
+             + "(`authcheck-bench conformance SPEC DEPTH floor`; reading the log back adds a little), in CPU seconds: " + floors.joined(separator: "; ") + ". "
              + "No conformance walk of this coordinator can be faster than its floor; the rest of the walk's time is the "
              + "checker's: typing the checker's values into the app's, comparing each frame, the walk itself.")
         emit()
