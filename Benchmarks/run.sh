@@ -3,14 +3,43 @@
 #
 #   Benchmarks/run.sh            the full report (about two minutes and 3 GB of SPIN, seconds and 21 MB of authcheck)
 #   Benchmarks/run.sh --quick    smaller depths, for a smoke run
+#   Benchmarks/run.sh --traces-only   only `authcheck traces` on generated corpora (writes up to 3.5 GB under .build-bench/traces)
 #
-# Options after the script name go to authcheck-bench (--quick, --repeat N, --no-spin).
+# Options after the script name go to authcheck-bench (--quick, --repeat N, --no-spin, --traces-only first).
 # SPIN is compared when `spin` is on the PATH (Debian: apt-get install spin) and a C compiler is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch="${SCRATCH_PATH:-.build-bench}"
 swift build -c release --scratch-path "$scratch" --product authcheck-bench
+swift build -c release --scratch-path "$scratch" --product authcheck   # `authcheck traces` is measured as shipped
 bench="$scratch/release/authcheck-bench"
+# --traces-only: measure `authcheck traces` alone and put its section in place in results.md.
+if [ "${1:-}" = "--traces-only" ]; then
+  section="$(mktemp)"
+  trap 'rm -f "$section"' EXIT
+  "$bench" --root "$PWD" "$@" | tee "$section"
+  python3 - "$section" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().rstrip("\n").split("\n")
+targets = [line[len("TARGET: "):] for line in lines if line.startswith("TARGET: ")]
+section = "\n".join(line for line in lines if not line.startswith("TARGET: ")).rstrip("\n") + "\n"
+text = open("Benchmarks/results.md").read()
+pattern = re.compile(r"^## authcheck traces on generated corpora\n.*?(?=^## )", re.S | re.M)
+text = pattern.sub(lambda _: section + "\n", text, count=1) if pattern.search(text) else text.replace("\n## Targets", "\n" + section + "\n## Targets", 1)
+for target in targets:
+    old = re.compile(r"^- `authcheck traces` on .*$", re.M)
+    if old.search(text):
+        text = old.sub(lambda _: target, text, count=1)
+    else:
+        # The last line of the Targets section.
+        head, sep, rest = text.partition("\n## Targets\n")
+        body, nxt, tail = rest.partition("\n## ")
+        text = head + sep + body.rstrip("\n") + "\n" + target + "\n" + ("\n" + nxt + tail if nxt else "")
+open("Benchmarks/results.md", "w").write(text)
+PY
+  echo "wrote the traces section of Benchmarks/results.md" >&2
+  exit 0
+fi
 partial="$(mktemp)"
 trap 'rm -f "$partial"' EXIT
 "$bench" --root "$PWD" "$@" | tee "$partial"

@@ -5,6 +5,8 @@ import Foundation
 /// The whole benchmark: runs every measurement (authcheck in child processes, SPIN through pan) and prints Markdown.
 struct Report {
     var quick = false
+    /// Only the `authcheck traces` section (Benchmarks/run.sh --traces-only splices it into results.md).
+    var tracesOnly = false
     var repeats = 1
     var useSpin = true
     var root = FileManager.default.currentDirectoryPath
@@ -14,6 +16,7 @@ struct Report {
         while let argument = rest.popFirst() {
             switch argument {
             case "--quick": quick = true
+            case "--traces-only": tracesOnly = true
             case "--no-spin": useSpin = false
             case "--repeat":
                 guard let value = rest.popFirst().flatMap(Int.init), value >= 1 else {
@@ -100,6 +103,11 @@ struct Report {
             return run
         }
 
+        if tracesOnly {
+            // The target line last, marked, for run.sh to put under Targets.
+            if let target = try traces(emit: emit) { emit("TARGET: " + target) }
+            return
+        }
         emit("# authcheck benchmarks")
         emit()
         emit("Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, "
@@ -266,6 +274,8 @@ struct Report {
              + "| \(passcode["failures"] ?? "?") | \(f((Double(passcode["peakKB"] ?? "") ?? 0) / 1024, 1)) |")
         emit()
 
+        let tracesTarget = try traces(emit: emit)
+
         // Targets.
         emit("## Targets")
         emit()
@@ -304,6 +314,79 @@ struct Report {
                  + "\(f(verifyTarget.seconds, 3)) s including building the model — "
                  + (verifyTarget.seconds < 2 ? "met (< 2 s)" : "**not met** (target < 2 s)"))
         }
+        if let tracesTarget { emit(tracesTarget) }
+    }
+
+    /// The `authcheck traces` section: the shipped binary on generated corpora of growing size; returns the target line.
+    ///
+    /// Each corpus is drawn once from email-first (200 sessions at once, 1% broken on purpose) into
+    /// `.build-bench/traces/` and kept for later runs. Each figure is the best of `repeats` runs of
+    /// `authcheck traces --format json` under `/usr/bin/time -v`: wall-clock and CPU seconds, and the
+    /// peak resident memory of the whole process. ✓ when the sessions flagged are exactly the broken ones.
+    func traces(emit: (String) -> Void) throws -> String? {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            emit("## authcheck traces on generated corpora")
+            emit("")
+            emit("/usr/bin/time is not installed (apt-get install time): not measured.")
+            emit("")
+            return nil
+        }
+        let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let authcheck = directory.appendingPathComponent("authcheck").path
+        guard FileManager.default.isExecutableFile(atPath: authcheck) else {
+            throw Measure.UsageError(description: "no \(authcheck): build it with swift build -c release --product authcheck")
+        }
+        let corpora = "\(root)/.build-bench/traces"
+        try FileManager.default.createDirectory(atPath: corpora, withIntermediateDirectories: true)
+        // email-first is authflow/1 (moves read from the table); session-restore is authflow/2 (guards,
+        // system answers, clears and a sign-out row: every move through the successor function).
+        let cases: [(spec: String, records: Int)] = quick
+            ? [("email-first", 250_000), ("email-first", 1_000_000), ("session-restore", 1_000_000)]
+            : [("email-first", 1_000_000), ("email-first", 10_000_000), ("email-first", 20_000_000), ("session-restore", 10_000_000)]
+        emit("## authcheck traces on generated corpora")
+        emit("")
+        emit("`authcheck traces --format json SPEC FILE` (the shipped release binary) under `/usr/bin/time -v`, on corpora drawn from "
+             + "Specs/email-first.json (authflow/1) and Specs/session-restore.json (authflow/2) by `TraceCorpus` (`authcheck-bench corpus`: 200 sessions open at once, a record every 40 ms of "
+             + "log time on average, retries, backs, refused attempts, users leaving, 1% of the sessions broken on purpose). Rates are "
+             + "records per wall-clock second and per CPU second (one thread); peak MB is the process's maximum resident set. "
+             + "✓: the sessions flagged are exactly the broken ones and no record is unreadable. Best of \(repeats) run\(repeats == 1 ? "" : "s"). "
+             + "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpuModel()); load average at the start: \(loadAverage()).")
+        emit("")
+        emit("| spec | records | file MB | sessions flagged | seconds | records/s | CPU s | records/CPU s | sessions open at most | peak MB |")
+        emit("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+        var runs: [(records: Int, run: TracesBenchmark.Run)] = []
+        var others: [TracesBenchmark.Run] = []
+        for (name, size) in cases {
+            let file = "\(corpora)/\(name)-\(size).jsonl"
+            let done = file + ".summary"
+            if !FileManager.default.fileExists(atPath: done) {
+                let line = try Shell.run(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path,
+                                         ["corpus", spec(name), String(size), "1", "0.01", file])
+                try line.write(toFile: done, atomically: true, encoding: .utf8)
+            }
+            let summary = Measure.fields(try String(contentsOfFile: done, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+            let broken = Int(summary["broken"] ?? "") ?? -1
+            var best: TracesBenchmark.Run?
+            for _ in 0..<repeats {
+                let run = try TracesBenchmark.timed(authcheck: authcheck, spec: spec(name), file: file)
+                if best == nil || run.seconds < best!.seconds { best = run }
+            }
+            let run = best!
+            if name == "email-first" { runs.append((run.records, run)) } else { others.append(run) }
+            let megabytes = Double((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0) / 1_048_576
+            let exact = run.broken == broken && run.problems == 0
+            emit("| \(name) | \(run.records) | \(f(megabytes, 0)) | \(run.broken)\(exact ? " ✓" : " **expected \(broken), \(run.problems) unreadable**") "
+                 + "| \(f(run.seconds, 2)) | \(rate(run.rate)) | \(f(run.cpu, 2)) | \(rate(run.cpuRate)) | \(run.peakOpen) | \(f(run.peakMB, 1)) |")
+        }
+        emit("")
+        guard let largest = runs.last?.run, let smallest = runs.first?.run else { return nil }
+        let flat = largest.peakMB <= smallest.peakMB * 1.1 + 1
+        let fast = largest.cpuRate >= 2_000_000
+        let slowest = others.map(\.cpuRate).min() ?? largest.cpuRate
+        return "- `authcheck traces` on \(largest.records) records: \(rate(largest.cpuRate)) records per CPU second "
+            + "(\(rate(largest.rate))/s wall-clock), \(f(largest.peakMB, 1)) MB peak against \(f(smallest.peakMB, 1)) MB at "
+            + "\(smallest.records) records; \(rate(slowest)) records per CPU second on the authflow/2 corpus — "
+            + (fast && flat && slowest >= 2_000_000 ? "met" : "**not met**") + " (target ≥ 2 M records/s on one core, memory flat)"
     }
 
     /// The 1, 5 and 15 minute load averages.

@@ -6,6 +6,8 @@
 //   authcheck-bench verify STATES KEYS SEED                            one complete verification (a child)
 //   authcheck-bench export SPEC DEPTH                                  the Promela model SPIN is run on
 //   authcheck-bench passcode COUNT SEED                                normalise COUNT generated inputs (a child)
+//   authcheck-bench corpus SPEC RECORDS SEED BROKEN FILE [N]             write a generated corpus of tracker records
+//   authcheck-bench traces SPEC FILE                                   replay a corpus in this process (a child)
 //
 // Every authcheck figure is measured in a child process of its own, so its peak memory (VmHWM)
 // is that run's alone. Build in release: `swift build -c release`, or run Benchmarks/run.sh.
@@ -24,13 +26,19 @@ do {
         try Measure.export(arguments.dropFirst())
     case "passcode":
         try Measure.passcode(arguments.dropFirst())
+    case "corpus":
+        try TracesBenchmark.corpus(arguments.dropFirst())
+    case "traces":
+        try TracesBenchmark.replay(arguments.dropFirst())
     case "-h", "--help":
         print("usage: authcheck-bench [--quick] [--repeat N] [--no-spin] [--root DIR]\n"
               + "       authcheck-bench walk SPEC DEPTH WORKERS\n"
               + "       authcheck-bench conformance SPEC DEPTH undo|replay|floor\n"
               + "       authcheck-bench verify STATES KEYS SEED\n"
               + "       authcheck-bench export SPEC DEPTH\n"
-              + "       authcheck-bench passcode COUNT SEED")
+              + "       authcheck-bench passcode COUNT SEED\n"
+              + "       authcheck-bench corpus SPEC RECORDS SEED BROKEN FILE [CONCURRENCY]\n"
+              + "       authcheck-bench traces SPEC FILE")
     default:
         try Report(arguments: arguments).run()
     }

@@ -27,7 +27,7 @@ import Testing
         let names = Set(EndToEndCase.all.map(\.name))
         #expect(names.count == EndToEndCase.all.count, "two cases share a name")
         let files = try FileManager.default.contentsOfDirectory(atPath: ExpectedOutput.sourceDirectory.path)
-        let orphans = files.filter { $0 != "specs" && $0 != "trails" && !names.contains(($0 as NSString).deletingPathExtension) }
+        let orphans = files.filter { !["specs", "trails", "traces"].contains($0) && !names.contains(($0 as NSString).deletingPathExtension) }
         #expect(orphans.isEmpty, "expected files without a case: \(orphans.sorted())")
     }
 

@@ -19,7 +19,7 @@ struct EndToEndCase: Sendable, CustomStringConvertible {
     }
 
     /// The commands whose reports print a duration.
-    static let timedCommands: Set<String> = ["check", "explore", "coverage", "fuzz"]
+    static let timedCommands: Set<String> = ["check", "explore", "coverage", "fuzz", "traces"]
 
     /// `authcheck-testing` when the output holds a duration (fixed at 0.000 there) or a fault is injected; else the shipped `authcheck`.
     var executable: AuthCheckBinary {
@@ -35,6 +35,46 @@ struct EndToEndCase: Sendable, CustomStringConvertible {
 extension EndToEndCase {
     /// Every case, by what it shows.
     static let all: [EndToEndCase] = holds + violations + invalid + json + ci + input + limits + coverage + fuzz + passcode + usage + help + paths
+        + traces
+
+    /// A log of tracker records written for the command's tests, in `Expected/traces/`.
+    static func traceLog(_ name: String) -> String { "Tests/AuthCheckEndToEndTests/Expected/traces/\(name).jsonl" }
+
+    /// The `authflow/2` fixture of the checker's tests: values, counters, config variants, guards, a reset row.
+    static let version2Spec = "Tests/AuthFlowCheckerTests/Fixtures/version2/sign-in.json"
+
+    /// The README's example: sessions recorded against session-restore, six of them broken, the last record cut off.
+    static let exampleLog = "Examples/traces/session-restore.jsonl"
+
+    /// Recorded sessions against their spec: each finding located, records that cannot be read, the funnel in every format.
+    static let traces: [EndToEndCase] = [
+        .init("traces-text", ["traces", Fixture.sessionRestore, exampleLog]),
+        .init("traces-json", ["traces", "--format", "json", "--max-listed", "2", Fixture.sessionRestore, exampleLog]),
+        .init("traces-dot", ["traces", "--format", "dot", Fixture.sessionRestore, exampleLog]),
+        .init("traces-mermaid", ["traces", "--format", "mermaid", Fixture.sessionRestore, exampleLog]),
+        .init("traces-clean", ["traces", Fixture.emailFirst, traceLog("clean")]),
+        // Malformed, truncated, interleaved, duplicated, out-of-order, out-of-sequence and mid-flow records, each at its line.
+        .init("traces-problems", ["traces", Fixture.emailFirst, traceLog("problems")]),
+        .init("traces-problems-json", ["traces", "--format", "json", Fixture.emailFirst, traceLog("problems")]),
+        // An older tracker's records: read, transitions checked, requirements skipped and said so.
+        .init("traces-old-records", ["traces", Fixture.emailFirst, traceLog("old")]),
+        .init("traces-unreadable", ["traces", Fixture.emailFirst, traceLog("unreadable")]),
+        .init("traces-unreadable-strict", ["traces", "--strict", Fixture.emailFirst, traceLog("unreadable")]),
+        .init("traces-stdin", ["traces", Fixture.emailFirst, "-"], stdin: contents(traceLog("old"))),
+        // Sessions that continue from one file into the next (clean.jsonl cut in two).
+        .init("traces-two-files", ["traces", Fixture.emailFirst, traceLog("day1"), traceLog("day2")]),
+        // authflow/2: values pick the branch, guards and variants replayed; --variant narrows the candidates.
+        .init("traces-version2", ["traces", version2Spec, traceLog("version2")]),
+        .init("traces-version2-variant", ["traces", "--format", "json", "--max-listed", "3", "--variant", "recovery=link",
+                                          version2Spec, traceLog("version2")]),
+        .init("traces-missing-file", ["traces", Fixture.emailFirst, "no-such-log.jsonl"]),
+        .init("traces-invalid-spec", ["traces", Fixture.spec("malformed"), traceLog("clean")]),
+        .init("traces-invalid-spec-dot", ["traces", "--format", "dot", Fixture.spec("malformed"), traceLog("clean")]),
+        .init("usage-traces-no-file", ["traces", Fixture.emailFirst]),
+        .init("usage-traces-spec-on-stdin", ["traces", "-", traceLog("clean")]),
+        .init("usage-traces-bad-timeout", ["traces", "--session-timeout", "soon", Fixture.emailFirst, traceLog("clean")]),
+        .init("help-traces", ["traces", "--help"]),
+    ]
 
     /// Reports for CI and editors: SARIF, JUnit XML, GitHub workflow annotations.
     static let ci: [EndToEndCase] = [

@@ -115,7 +115,8 @@ import Testing
         session.reset()
         #expect(tracker.events.map(\.kind) == [.transition, .rejection, .undo, .reset])
         #expect(tracker.events[0] == TrackedEvent(kind: .transition, sessionID: "s1", timestamp: Date(timeIntervalSince1970: 0),
-                                                  from: "email", event: "knownEmail", to: "password", reason: nil))
+                                                  from: "email", event: "knownEmail", to: "password", reason: nil,
+                                                  added: ["email", "account"]))
         #expect(tracker.events[2].from == "password" && tracker.events[2].to == "email")
     }
 

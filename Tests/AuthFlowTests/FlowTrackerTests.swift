@@ -84,6 +84,50 @@ private final class SteppingClock: @unchecked Sendable {
         #expect(try FlowTracker.events(fromJSONLines: tracker.jsonLines()) == tracker.events)
     }
 
+    @Test func transitionsCarryTheNamesOfTheKeysTheyAddedAndClearedAndNonSecretValues() throws {
+        let tracker = makeTracker()
+        tracker.record(.transition, from: "email", event: "knownEmail", to: "password", added: ["email", "account"])
+        tracker.record(.transition, from: "signIn", event: "submitted", to: "signedIn", added: ["nextStep"], cleared: ["password"],
+                       values: ["nextStep": "done", "a\"b": "é"])
+        #expect(tracker.jsonLines() == #"""
+            {"kind":"transition","sessionID":"s1","timestamp":"2024-05-01T12:00:00.000Z","from":"email","event":"knownEmail","to":"password","reason":null,"added":["email","account"]}
+            {"kind":"transition","sessionID":"s1","timestamp":"2024-05-01T12:00:00.250Z","from":"signIn","event":"submitted","to":"signedIn","reason":null,"added":["nextStep"],"cleared":["password"],"values":{"a\"b":"é","nextStep":"done"}}
+
+            """#)
+        #expect(try FlowTracker.events(fromJSONLines: tracker.jsonLines()) == tracker.events)
+        #expect(tracker.events.map(\.carriesData) == [true, true])
+    }
+
+    @Test func theDirectWriterWritesWhatTheJSONValueRenders() {
+        let events = Self.handMadeLog() + [
+            TrackedEvent(kind: .transition, sessionID: "x\u{1}\n", timestamp: Self.t0 + 0.0004, from: "a", event: "e", to: "b",
+                         added: [], cleared: ["k"], values: [:]),
+            TrackedEvent(kind: .rejection, sessionID: "ü", timestamp: Date(timeIntervalSince1970: -1e13), from: "a", reason: "r\t"),
+        ]
+        for event in events {
+            var bytes: [UInt8] = []
+            event.writeJSONLine(into: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == event.json.rendered(pretty: false) + "\n")
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"kind":"transition","sessionID":"s","timestamp":"2024-05-01T12:00:00Z","from":"a","added":"email"}"#, 2, 92,
+         #""added" must be an array of key names or null, found string"#),
+        (#"{"kind":"transition","sessionID":"s","timestamp":"2024-05-01T12:00:00Z","from":"a","cleared":[1]}"#, 2, 95,
+         #""cleared" must list key names as strings, found number"#),
+        (#"{"kind":"transition","sessionID":"s","timestamp":"2024-05-01T12:00:00Z","from":"a","values":{"k":2}}"#, 2, 98,
+         #""values" must map key names to strings, found number for "k""#),
+        (#"{"kind":"transition","sessionID":"s","timestamp":"2024-05-01T12:00:00Z","from":"a","values":[]}"#, 2, 93,
+         #""values" must be an object of key names and values, or null, found array"#),
+    ])
+    func dataFieldsOfTheWrongTypeAreLocated(badLine: String, line: Int, column: Int, message: String) {
+        let text = Self.good + "\n" + badLine + "\n"
+        #expect(throws: JSONLinesError(line: line, column: column, message: message)) {
+            try FlowTracker.events(fromJSONLines: text)
+        }
+    }
+
     @Test(arguments: [
         (Int64(0), "1970-01-01T00:00:00.000Z"),
         (1_714_564_800_123, "2024-05-01T12:00:00.123Z"),
@@ -119,6 +163,10 @@ private final class SteppingClock: @unchecked Sendable {
         "", "2024-05-01", "2024-05-01T12:00:00", "2024-13-01T00:00:00Z", "2023-02-29T00:00:00Z",
         "2024-05-01T24:00:00Z", "2024-05-01T12:60:00Z", "2024-05-01T12:00:60Z", "2024-05-01T12:00:00.Z",
         "2024-05-01 12:00:00Z", "2024-05-01T12:00:00+0200", "2024-05-01T12:00:00Zjunk", "+2024-05-01T12:00:00Z",
+        // The tracker's own 24-byte form, read at fixed offsets, refuses the same mistakes.
+        "2024-13-01T00:00:00.000Z", "2023-02-29T00:00:00.000Z", "2024-05-01T24:00:00.000Z", "2024-05-01T12:60:00.000Z",
+        "2024-05-01T12:00:60.000Z", "2024-05-01T12:00:00.0a0Z", "2024-05-01T12:00:00.000z0", "2024-05-01t12:00:00.000+",
+        "-024-05-01T12:00:00.000Z", "2024-00-01T00:00:00.000Z", "2024-05-00T00:00:00.000Z",
     ])
     func malformedTimestampsAreRefused(text: String) {
         #expect(_Timestamp.parse(text) == nil)
@@ -150,7 +198,7 @@ private final class SteppingClock: @unchecked Sendable {
         (#"{"kind":"undo","sessionID":"s","timestamp":"2024-05-01T12:00:00Z","from":"a","to":false}"#, 2, 83,
          #""to" must be a string or null, found boolean"#),
         (#"{"kind":"undo","sessionID":"s","timestamp":"2024-05-01T12:00:00Z","from":"a","evnt":"e"}"#, 2, 78,
-         #"unknown key "evnt"; expected one of kind, sessionID, timestamp, from, event, to, reason"#),
+         #"unknown key "evnt"; expected one of kind, sessionID, timestamp, from, event, to, reason, added, cleared, values"#),
         (#"{"kind":"undo","kind":"undo"}"#, 2, 16, #"duplicate key "kind" (first at 1:2)"#),
     ])
     func readingErrorsNameTheLineAndColumn(badLine: String, line: Int, column: Int, message: String) {

@@ -11,6 +11,9 @@ struct CoverageReport: Sendable {
     var coverage: FlowCoverage
     /// The check of the spec properties (its stats carry the coverage's stack count).
     var check: CheckReport
+    /// What recorded sessions walked (`authcheck traces`): when set, the pictures show the funnel
+    /// (sessions, drop-off, transitions taken) in place of the configuration and stack counts.
+    var funnel: TraceReport? = nil
 
     /// The violations whose site is a state of the flow, by state name.
     var violationsByState: [String: [Violation]] {
@@ -47,4 +50,23 @@ struct CoverageReport: Sendable {
     var unreachable: [FlowCoverage.StateCoverage] { coverage.states.filter { !$0.reachable } }
     /// The transitions that never fire, in table order.
     var dead: [FlowCoverage.TransitionCoverage] { coverage.transitions.filter { !$0.fired } }
+
+    /// The funnel of each state, by name, when there is one.
+    var funnelStates: [String: TraceReport.StateFunnel] {
+        Dictionary((funnel?.states ?? []).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// How often each declared transition was taken, in table order (the order of `coverage.transitions`), when there is a funnel.
+    var taken: [Int] { (funnel?.transitions ?? []).map(\.taken) }
+
+    /// How a state is labelled on a funnel picture: its sessions, and how many of them left there.
+    static func funnelLabel(_ state: TraceReport.StateFunnel) -> String {
+        var text = "\(TracesText.counted(state.sessions, "session"))"
+        if state.isSuccess || state.isAbort {
+            text += " · \(TracesText.grouped(state.completed)) ended"
+        } else if state.dropped > 0 {
+            text += " · \(TracesText.grouped(state.dropped)) left (\(TracesText.percent(state.dropRate)))"
+        }
+        return text
+    }
 }

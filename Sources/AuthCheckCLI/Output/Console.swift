@@ -22,6 +22,8 @@ public final class Console: @unchecked Sendable {
     let stderrIsTerminal: Bool
     /// Whether stdin is a terminal (commands read input from stdin only when it is not).
     let stdinIsTerminal: Bool
+    /// Whether stdin is this process's own, to be read as a stream (`traces -`); a test console's is bytes in memory.
+    private(set) var streamsStandardInput = false
 
     /// A console writing with `out` and `err` and reading stdin with `input`, claiming the given terminal-ness.
     public convenience init(stdoutIsTerminal: Bool, stderrIsTerminal: Bool, stdinIsTerminal: Bool = true,
@@ -46,9 +48,11 @@ public final class Console: @unchecked Sendable {
 
     /// The process's own stdin, stdout and stderr.
     public static func standard() -> Console {
-        Console(stdoutIsTerminal: isatty(1) == 1, stderrIsTerminal: isatty(2) == 1, stdinIsTerminal: isatty(0) == 1,
-                out: { write(fd: 1, $0) }, err: { write(fd: 2, $0) },
-                inputBytes: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) })
+        let console = Console(stdoutIsTerminal: isatty(1) == 1, stderrIsTerminal: isatty(2) == 1, stdinIsTerminal: isatty(0) == 1,
+                              out: { write(fd: 1, $0) }, err: { write(fd: 2, $0) },
+                              inputBytes: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) })
+        console.streamsStandardInput = true
+        return console
     }
 
     private var input: [UInt8]?

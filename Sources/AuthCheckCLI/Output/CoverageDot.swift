@@ -14,6 +14,11 @@ import Foundation
 /// - states whose step says `back: false` have a bold border and a `⊘ back` line;
 /// - a legend note explains `configurations · stacks` and the colours.
 ///
+/// With a funnel (`authcheck traces --format dot`), the same graph shows what recorded sessions
+/// walked instead of the counts: each state its sessions and how many left there, each edge how
+/// often it was taken (thicker the more), a transition the spec reaches but no session took
+/// dashed orange, and a move sessions made that the table does not have as a red dashed edge.
+///
 /// Every id and label is a quoted, escaped DOT string, so any state or event name is valid DOT.
 enum CoverageDot {
     static let grey = "grey55"
@@ -25,7 +30,13 @@ enum CoverageDot {
         let title = report.name ?? report.spec
         var lines: [String] = []
         lines.append("digraph \(quoted(title)) {")
+        let funnel = report.funnel
+        let funnelStates = report.funnelStates
         var heading = "\(title): coverage at depth \(coverage.depth)"
+        if let funnel {
+            heading = "\(title): what \(TracesText.counted(funnel.sessions.total, "recorded session")) walked"
+            if funnel.sessions.broken > 0 { heading += " (\(TracesText.grouped(funnel.sessions.broken)) broke the spec)" }
+        }
         if let stop = coverage.stoppedBy { heading += "\nincomplete: \(stop); grey may yet be reachable" }
         lines.append("  graph [rankdir=LR, fontname=\"Helvetica\", labelloc=t, label=\(label(heading))];")
         lines.append("  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=11];")
@@ -39,7 +50,7 @@ enum CoverageDot {
         }
         let start = freshID("__start__")
         lines.append("  \(quoted(start)) [shape=point, width=0.15, label=\"\", tooltip=\"start\"];")
-        let legend = """
+        let base = funnel == nil ? """
             legend\\l\
             state: name, configurations · stacks\\l\
             edge: event · stacks\\l\
@@ -47,7 +58,17 @@ enum CoverageDot {
             red dashed to \\"no transition\\": an event the table has no row for\\l\
             dashed grey: unreachable or dead\\l\
             bold border, ⊘ back: back is not allowed\\l
-            """ + (coverage.transitions.contains(where: \.bySystem) ? "blue, open arrow, ⚙: the system's answer, not the user's\\l" : "")
+            """ : """
+            legend\\l\
+            state: name, sessions that entered it · sessions that left there\\l\
+            edge: event · times taken (thicker: taken more)\\l\
+            dashed orange: the spec reaches it, no session took it\\l\
+            red dashed: sessions took it, the spec has no such move\\l\
+            red: a property of the spec itself is violated there\\l\
+            dashed grey: unreachable or dead in the spec\\l\
+            bold border, ⊘ back: back is not allowed\\l
+            """
+        let legend = base + (coverage.transitions.contains(where: \.bySystem) ? "blue, open arrow, ⚙: the system's answer, not the user's\\l" : "")
             + (coverage.transitions.contains(where: \.reset) ? "bold, ⟲: starts the flow again\\l" : "")
             + (coverage.transitions.contains { $0.condition != nil || $0.offeredWhen != nil } ? "if G: offered when G holds; [G]: taken when G holds\\l" : "")
         lines.append("  \(quoted(freshID("__legend__"))) [shape=note, fontsize=9, label=\"\(legend)\", tooltip=\"legend\"];")
@@ -66,6 +87,10 @@ enum CoverageDot {
             }
             var text = "\(state.name)\n\(state.configurations) · \(state.stacks)"
             var tooltip = [state.role.isEmpty ? "state" : "\(state.role) state"]
+            if let walked = funnelStates[state.name] {
+                text = "\(state.name)\n\(CoverageReport.funnelLabel(walked))"
+                tooltip.append("entries \(walked.entries), exits \(walked.exits), backs \(walked.backs), refused \(walked.rejections)")
+            }
             if !state.backAllowed && !state.isSuccess && !state.isAbort {
                 text += "\n⊘ back"
                 attributes.append("penwidth=2")
@@ -94,9 +119,27 @@ enum CoverageDot {
             lines.append("  \(quoted(start)) -> \(quoted(initial.name));")
         }
         let breaking = report.breakingEdges
-        for transition in coverage.transitions {
+        let taken = report.taken
+        let most = max(1, taken.max() ?? 1)
+        for (i, transition) in coverage.transitions.enumerated() {
             var attributes: [String]
-            if transition.fired {
+            if transition.fired, funnel != nil {
+                let count = i < taken.count ? taken[i] : 0
+                if count > 0 {
+                    let width = 1 + 4 * Double(count) / Double(most)
+                    attributes = ["label=\(label("\(transition.label) · \(TracesText.grouped(count))"))",
+                                  "penwidth=\(String(format: "%.1f", width))"]
+                } else {
+                    attributes = ["label=\(label("\(transition.label) · never taken"))", "style=dashed", "color=darkorange",
+                                  "fontcolor=darkorange"]
+                }
+                if breaking.steps.contains(transition.id) {
+                    attributes += ["color=red", "fontcolor=red"]
+                } else if transition.bySystem, count > 0 {
+                    attributes += ["color=\(system)", "fontcolor=\(system)", "arrowhead=open"]
+                }
+                if transition.reset { attributes += ["constraint=false"] }
+            } else if transition.fired {
                 attributes = ["label=\(label("\(transition.label) · \(transition.stacks)"))"]
                 if breaking.steps.contains(transition.id) {
                     attributes += ["color=red", "fontcolor=red", "penwidth=2"]
@@ -110,6 +153,11 @@ enum CoverageDot {
             }
             attributes.append("tooltip=\(label("\(transition.from) --\(transition.label)--> \(transition.to)"))")
             lines.append("  \(quoted(transition.from)) -> \(quoted(transition.to)) [\(attributes.joined(separator: ", "))];")
+        }
+        // Moves sessions made that the table does not have, between states it has.
+        for move in funnel?.offSpec ?? [] where names.contains(move.from) && names.contains(move.to) {
+            lines.append("  \(quoted(move.from)) -> \(quoted(move.to)) [label=\(label("\(move.event) · \(TracesText.grouped(move.count))")), "
+                         + "style=dashed, color=red, fontcolor=red, tooltip=\(label("\(move.from) --\(move.event)--> \(move.to): not in the spec"))];")
         }
         for (index, refused) in breaking.refused.enumerated() {
             let id = quoted(freshID("__no_transition_\(index)__"))

@@ -11,12 +11,19 @@ import AuthFlowChecker
 /// a property is marked `✗` instead: the last step of a counterexample, or, for an event the table
 /// has no row for (`illegal-transition`), an edge to a red dashed "no transition" state. A note on
 /// the initial state is the legend.
+///
+/// With a funnel (`authcheck traces --format mermaid`) each state's label adds its sessions and how
+/// many left there, each edge says how often it was taken or `never taken`, and a move sessions
+/// made that the table does not have is an edge marked `✗ … not in the spec`.
 enum CoverageMermaid {
     static func render(_ report: CoverageReport) -> String {
         let coverage = report.coverage
         let violations = report.violationsByState
         var lines: [String] = []
         var title = report.name
+        if let funnel = report.funnel {
+            title = (title.map { $0 + ": " } ?? "") + "what \(TracesText.counted(funnel.sessions.total, "recorded session")) walked"
+        }
         if let stop = coverage.stoppedBy { title = (title.map { $0 + " " } ?? "") + "(incomplete: \(stop))" }
         if let title {
             lines += ["---", "title: \(JSON.quoted(title))", "---"]
@@ -28,21 +35,32 @@ enum CoverageMermaid {
         lines.append("    classDef violated stroke:#d00000,stroke-width:2px,color:#d00000")
         lines.append("    classDef noBack stroke-width:3px")
         lines.append("    classDef refused stroke:#d00000,stroke-dasharray:5 5,color:#d00000")
+        let funnelStates = report.funnelStates
 
         var ids: [String: String] = [:]
         for (index, state) in coverage.states.enumerated() {
             let id = identifier(state.name, index: index)
             ids[state.name] = id
-            lines.append("    state \"\(text(state.name))\" as \(id)")
+            let shown = funnelStates[state.name].map { "\(state.name) · \(CoverageReport.funnelLabel($0))" } ?? state.name
+            lines.append("    state \"\(text(shown))\" as \(id)")
         }
         if let initial = coverage.states.first(where: \.isInitial) {
             lines.append("    [*] --> \(ids[initial.name]!)")
         }
         let breaking = report.breakingEdges
-        for transition in coverage.transitions {
-            let note = transition.fired ? "\(transition.stacks) stack\(transition.stacks == 1 ? "" : "s")" : "dead"
+        let taken = report.taken
+        for (i, transition) in coverage.transitions.enumerated() {
+            var note = transition.fired ? "\(transition.stacks) stack\(transition.stacks == 1 ? "" : "s")" : "dead"
+            if report.funnel != nil, transition.fired {
+                let count = i < taken.count ? taken[i] : 0
+                note = count > 0 ? "\(TracesText.grouped(count))×" : "never taken"
+            }
             let mark = transition.fired && breaking.steps.contains(transition.id) ? "✗ " : ""
             lines.append("    \(ids[transition.from]!) --> \(ids[transition.to]!) : \(mark)\(text(transition.label)) (\(note))")
+        }
+        for move in report.funnel?.offSpec ?? [] {
+            guard let from = ids[move.from], let to = ids[move.to] else { continue }
+            lines.append("    \(from) --> \(to) : ✗ \(text(move.event)) (\(TracesText.grouped(move.count))×, not in the spec)")
         }
         for (index, refused) in breaking.refused.enumerated() {
             lines.append("    state \"no transition\" as refused\(index)")
@@ -63,13 +81,20 @@ enum CoverageMermaid {
             }
         }
         if let initial = coverage.states.first(where: \.isInitial) {
-            lines.append("    note left of \(ids[initial.name]!) : "
-                + "Legend. Edge: event (stacks). Red: a violated state. ✗ edge: the step that breaks it. "
-                + "No transition: an event the table has no row for. Dashed grey: unreachable. "
-                + "Bold border: back is not allowed."
-                + (coverage.transitions.contains(where: \.bySystem) ? " ⚙: the system's answer, not the user's." : "")
+            let extras = (coverage.transitions.contains(where: \.bySystem) ? " ⚙: the system's answer, not the user's." : "")
                 + (coverage.transitions.contains(where: \.reset) ? " ⟲: starts the flow again." : "")
-                + (coverage.transitions.contains { $0.condition != nil || $0.offeredWhen != nil } ? " if G: offered when G holds; [G]: taken when G holds." : ""))
+                + (coverage.transitions.contains { $0.condition != nil || $0.offeredWhen != nil } ? " if G: offered when G holds; [G]: taken when G holds." : "")
+            if report.funnel != nil {
+                lines.append("    note left of \(ids[initial.name]!) : "
+                    + "Legend. State: sessions that entered it, and those that left there. Edge: event (times taken). "
+                    + "✗ edge: sessions took it, the spec has no such move. Red: a violated state. Dashed grey: unreachable. "
+                    + "Bold border: back is not allowed." + extras)
+            } else {
+                lines.append("    note left of \(ids[initial.name]!) : "
+                    + "Legend. Edge: event (stacks). Red: a violated state. ✗ edge: the step that breaks it. "
+                    + "No transition: an event the table has no row for. Dashed grey: unreachable. "
+                    + "Bold border: back is not allowed." + extras)
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -16,9 +16,8 @@ final class ProgressLine: @unchecked Sendable {
     /// How often the line is redrawn.
     static let interval: TimeInterval = 0.2
 
-    let label: String
-    let depthBound: Int
-    let progress: CheckProgress
+    /// The line's text after so many seconds.
+    private let render: @Sendable (TimeInterval) -> String
     private let console: Console
     private let start = Date()
     private var drawn = false
@@ -26,10 +25,15 @@ final class ProgressLine: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts polling `progress`; call ``stop()`` when the run is over.
-    init(label: String, depthBound: Int, progress: CheckProgress, console: Console) {
-        self.label = label
-        self.depthBound = depthBound
-        self.progress = progress
+    convenience init(label: String, depthBound: Int, progress: CheckProgress, console: Console) {
+        self.init(console: console) { elapsed in
+            Self.text(label: label, snapshot: progress.snapshot, depthBound: depthBound, elapsed: elapsed)
+        }
+    }
+
+    /// Starts drawing what `render` says after so many seconds; call ``stop()`` when the run is over.
+    init(console: Console, render: @escaping @Sendable (TimeInterval) -> String) {
+        self.render = render
         self.console = console
         let thread = Thread { [self] in self.loop() }
         thread.name = "authcheck progress"
@@ -58,7 +62,7 @@ final class ProgressLine: @unchecked Sendable {
         while wake.wait(timeout: .now() + Self.interval) == .timedOut {
             let elapsed = Date().timeIntervalSince(start)
             guard elapsed >= Self.delay else { continue }
-            console.errRaw("\r\u{1B}[K" + Self.text(label: label, snapshot: progress.snapshot, depthBound: depthBound, elapsed: elapsed))
+            console.errRaw("\r\u{1B}[K" + render(elapsed))
             drawn = true
         }
     }

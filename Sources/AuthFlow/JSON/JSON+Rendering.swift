@@ -90,8 +90,8 @@ extension JSON {
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
     }
 
-    private static func writeString(_ s: String, into out: inout [UInt8]) {
-        let hexDigits = Array("0123456789abcdef".utf8)
+    /// Appends `s` as a JSON string literal, quoted and escaped as ``rendered(pretty:)`` writes strings.
+    package static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in s.utf8 {
             switch byte {
@@ -103,6 +103,7 @@ extension JSON {
             case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
             case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
             case 0..<0x20:
+                let hexDigits = Array("0123456789abcdef".utf8)
                 out.append(contentsOf: "\\u00".utf8)
                 out.append(hexDigits[Int(byte >> 4)])
                 out.append(hexDigits[Int(byte & 0xF)])

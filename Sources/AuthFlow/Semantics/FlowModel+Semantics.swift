@@ -116,15 +116,17 @@ extension FlowModel {
         // Fields are read in place: copying an emission would retain each of its lists per frame.
         emissions[state].withUnsafeBufferPointer { list in
             for index in list.indices {
-                if let when = list[index].when, !when.holds(state: stateID, keys: keys, values: values, layout: layout) { continue }
+                if list[index].when?.holds(state: stateID, keys: keys, values: values, layout: layout) == false { continue }
                 for branch in 0..<list[index].branchCount(layout) {
                     let (k, v) = applying(list[index], branch: branch, keys: keys, values: values)
                     var outcome = Outcome.illegal
                     var fired = -1
-                    for row in list[index].rows where row.when?.holds(state: stateID, keys: k, values: v, layout: layout) ?? true {
-                        outcome = row.reset ? .reset : .push(row.to, keys: k & ~row.clearKeys, values: v & ~row.clearValues)
-                        fired = row.row
-                        break
+                    list[index].rows.withUnsafeBufferPointer { rows in
+                        for r in rows.indices where rows[r].when?.holds(state: stateID, keys: k, values: v, layout: layout) ?? true {
+                            outcome = rows[r].reset ? .reset : .push(rows[r].to, keys: k & ~rows[r].clearKeys, values: v & ~rows[r].clearValues)
+                            fired = rows[r].row
+                            break
+                        }
                     }
                     successors.append(Successor(event: list[index].event, emission: index, branch: branch, effectKeys: k, effectValues: v,
                                                 outcome: outcome, row: fired))

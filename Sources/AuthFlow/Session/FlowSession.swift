@@ -312,7 +312,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         }
         let transition = try advance(output.event)   // validates; pushes the state only when legal
         storage.data.push(output.data.lazy.map { ($0.key, $0.value) })
-        entered(transition)
+        entered(transition, added: adds)
         return transition
     }
 
@@ -332,7 +332,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         }
         let transition = try advance(event)   // validates; pushes the state only when legal
         storage.data.push(keys: adds, value: value)
-        entered(transition)
+        entered(transition, added: adds)
         return transition
     }
 
@@ -371,8 +371,10 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     }
 
     @inlinable @inline(__always)
-    func entered(_ transition: Transition<State, Event>) {
-        if storage.tracker != nil { track(.transition, from: transition.from, event: transition.event, to: transition.to) }
+    func entered(_ transition: Transition<State, Event>, added: [Key], cleared: [Key]? = nil, values: [Key: String]? = nil) {
+        if storage.tracker != nil {
+            track(.transition, from: transition.from, event: transition.event, to: transition.to, added: added, cleared: cleared, values: values)
+        }
         if storage.presenter != nil { present() }
     }
 
@@ -483,9 +485,12 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     }
 
     @usableFromInline
-    func track(_ kind: TrackedKind, from: State, event: Event? = nil, to: State? = nil, reason: String? = nil) {
+    func track(_ kind: TrackedKind, from: State, event: Event? = nil, to: State? = nil, reason: String? = nil,
+               added: [Key]? = nil, cleared: [Key]? = nil, values: [Key: String]? = nil) {
         guard let tracker else { return }
-        tracker.record(kind, from: describe(from), event: event.map(describe), to: to.map(describe), reason: reason)
+        tracker.record(kind, from: describe(from), event: event.map(describe), to: to.map(describe), reason: reason,
+                       added: added.map { $0.map(describe) }, cleared: cleared.map { $0.map(describe) },
+                       values: values.map { Dictionary($0.map { (describe($0.key), $0.value) }, uniquingKeysWith: { first, _ in first }) })
     }
 
     @usableFromInline

@@ -38,6 +38,13 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     /// Per state, per emission: whether some row without a guard takes every branch (then the emission is
     /// accepted exactly when offered, with no branch to try).
     @usableFromInline let alwaysTaken: [[Bool]]
+    /// Per state: the event of each emission, for finding the one a step sent without reading the emissions.
+    @usableFromInline let emissionEvents: [[Int]]
+    /// Per state, per emission: the valued keys it adds, in declaration order (the branch is their values).
+    @usableFromInline let addValued: [[[Int]]]
+    /// The model's layout and the variant's root frame, held apart so a move reads no other part of the model.
+    @usableFromInline let layout: DataLayout
+    @usableFromInline let root: (keys: UInt64, values: UInt64)
 
     /// The config values of the variant, as the app's values.
     let config: [Key: Value]
@@ -52,6 +59,10 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
         self.eventIndex = Dictionary(events.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         self.keyIndex = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let layout = model.layout
+        self.layout = layout
+        self.emissionEvents = model.emissions.map { $0.map(\.event.index) }
+        self.addValued = model.emissions.map { $0.map(\.addValued) }
+        self.root = (model.roots[variant].keys, model.roots[variant].values)
         self.outputKeys = model.emissions.map { list in
             list.map { emission in
                 (0..<model.keys.count).filter { emission.addKeys & (1 << UInt64($0)) != 0 } + emission.addValued
@@ -82,22 +93,16 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     @usableFromInline @inline(__always) func id(of event: Event) -> Int? { _DenseIndex.index(event) ?? eventIndex[event] }
     @usableFromInline @inline(__always) func id(of key: Key) -> Int? { _DenseIndex.index(key) ?? keyIndex[key] }
 
-    /// The variant's root frame.
-    @inlinable var root: (keys: UInt64, values: UInt64) {
-        let root = model.roots[variant]
-        return (root.keys, root.values)
-    }
 
     /// The index of `event`'s emission in the step of `state`, if the step emits it.
     @inlinable func emission(_ event: Int, in state: Int) -> Int? {
-        model.emissions[state].firstIndex { $0.event.index == event }
+        emissionEvents[state].firstIndex(of: event)
     }
 
     /// Where the emission leads from the current frame for `branch`, and the data after its effects.
     @inlinable func outcome(state: Int, emission index: Int, branch: Int, from frame: (keys: UInt64, values: UInt64))
         -> (row: FlowModel.GuardedRow?, keys: UInt64, values: UInt64) {
         let (keys, values) = model.applying(model.emissions[state][index], branch: branch, keys: frame.keys, values: frame.values)
-        let layout = model.layout
         for row in model.emissions[state][index].rows where row.when?.holds(state: Int32(state), keys: keys, values: values, layout: layout) ?? true {
             return (row, keys, values)
         }
@@ -106,14 +111,14 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
 
     /// Whether the step of `state` offers its emission `index` now.
     @inlinable func offers(state: Int, emission index: Int, in frame: (keys: UInt64, values: UInt64)) -> Bool {
-        return model.emissions[state][index].when?.holds(state: Int32(state), keys: frame.keys, values: frame.values, layout: model.layout) ?? true
+        return model.emissions[state][index].when?.holds(state: Int32(state), keys: frame.keys, values: frame.values, layout: layout) ?? true
     }
 
     /// Whether the step of `state` offers its emission `index` now and some branch of it has a row that fires.
     @inlinable func accepts(state: Int, emission index: Int, in frame: (keys: UInt64, values: UInt64)) -> Bool {
         guard offers(state: state, emission: index, in: frame) else { return false }
         if alwaysTaken[state][index] { return true }
-        return (0..<model.emissions[state][index].branchCount(model.layout)).contains {
+        return (0..<model.emissions[state][index].branchCount(layout)).contains {
             outcome(state: state, emission: index, branch: $0, from: frame).row != nil
         }
     }
@@ -121,7 +126,6 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     /// The value the app holds for key `k` in the frame `(keys, values)`: `output` for a key the step
     /// sent, the domain text of a valued key, a counter's count (nothing at 0), nothing when absent.
     @inlinable func value(of k: Int, keys: UInt64, values: UInt64, output: Value?) -> Value? {
-        let layout = model.layout
         if layout.isCounter(k) {
             let count = layout.field(k, in: values)
             return count == 0 ? nil : self.values.makeCount(count)
@@ -173,9 +177,9 @@ extension FlowSession {
             }
         }
         // The branch is the values the step sent for the valued keys it adds, the first key varying slowest.
-        let layout = rules.model.layout
+        let layout = rules.layout
         var branch = 0
-        for k in rules.model.emissions[s][index].addValued {
+        for k in rules.addValued[s][index] {
             guard let value = output(rules.keys[k]) else { throw mismatch() }
             guard let text = rules.values.text(value), let position = layout.domains[k].firstIndex(of: text) else {
                 if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "a value outside its domain") }
@@ -219,7 +223,8 @@ extension FlowSession {
             storage.data.write(key, rules.value(of: k, keys: childKeys, values: childValues, output: sentValue))
         }
         storage.frames.append((childKeys, childValues))
-        entered(transition)
+        let data = storage.tracker == nil ? nil : rules.trackedData(state: s, emission: index, row: row, keys: childKeys, values: childValues)
+        entered(transition, added: data?.added ?? [], cleared: data?.cleared, values: data?.values)
         return transition
     }
 

@@ -40,18 +40,29 @@ public final class FlowTracker {
     ///   - event: the event sent, for a transition or a rejected event.
     ///   - to: the state the flow is in afterwards, for a transition, an undo or a reset.
     ///   - reason: why an event was rejected.
-    public func record(_ kind: TrackedKind, from: String, event: String? = nil, to: String? = nil, reason: String? = nil) {
+    ///   - added: for a transition, the names of the data keys it added (never their values);
+    ///     `nil` when the caller does not know them.
+    ///   - cleared: for a transition, the names of the data keys it cleared; `nil` when unknown.
+    ///   - values: for a transition, the values of the `authflow/2` valued keys it added or set,
+    ///     by name; pass only keys that are not secret.
+    public func record(
+        _ kind: TrackedKind, from: String, event: String? = nil, to: String? = nil, reason: String? = nil,
+        added: [String]? = nil, cleared: [String]? = nil, values: [String: String]? = nil
+    ) {
         events.append(TrackedEvent(
-            kind: kind, sessionID: sessionID, timestamp: clock(), from: from, event: event, to: to, reason: reason))
+            kind: kind, sessionID: sessionID, timestamp: clock(), from: from, event: event, to: to, reason: reason,
+            added: added, cleared: cleared, values: values))
     }
 
     /// The log as JSON Lines: one compact JSON object per event, each line ending in a newline.
     ///
     /// Every line has the keys `kind`, `sessionID`, `timestamp`, `from`, `event`, `to`, `reason`
-    /// in that order, `null` when absent; the timestamp is ISO 8601 in UTC to the millisecond:
+    /// in that order, `null` when absent; the timestamp is ISO 8601 in UTC to the millisecond. A
+    /// transition recorded with its data names adds `added` and `cleared` (and `values` when given):
     ///
     /// ```
     /// {"kind":"transition","sessionID":"s1","timestamp":"2024-05-01T12:00:00.000Z","from":"start","event":"startAuth","to":"email","reason":null}
+    /// {"kind":"transition","sessionID":"s1","timestamp":"2024-05-01T12:00:02.250Z","from":"email","event":"knownEmail","to":"password","reason":null,"added":["email","account"],"cleared":[]}
     /// ```
     /// An empty log gives the empty string.
     public func jsonLines() -> String {
@@ -60,12 +71,9 @@ public final class FlowTracker {
 
     /// `events` as JSON Lines; see ``jsonLines()``.
     public static func jsonLines(_ events: [TrackedEvent]) -> String {
-        var text = ""
-        for event in events {
-            text += event.json.rendered(pretty: false)
-            text += "\n"
-        }
-        return text
+        var bytes: [UInt8] = []
+        for event in events { event.writeJSONLine(into: &bytes) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The funnel of this tracker's log; see ``funnel(of:success:abort:)``.

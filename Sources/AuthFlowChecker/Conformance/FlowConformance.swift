@@ -34,6 +34,9 @@ public struct FlowConformance<Flow: FlowUnderTest> {
     ///
     /// Inlinable: the drivers it makes are compiled where `Flow` is known, so every step of the
     /// searches calls the app's own code directly (see ``AppDriver``).
+    /// - Precondition: the model's moves depend on the state alone (every `authflow/1` flow; an `authflow/2`
+    ///   flow without guards, values, clears, counters, resets or config): an app's coordinator is not yet
+    ///   checked against data-dependent moves. ``FlowGate/assertConforms(spec:depth:runs:seed:callerFile:make:)`` says so instead.
     @inlinable
     public init(model: FlowModel, make: @escaping () -> Flow) {
         self.checks = AppConformance(model: model, drivers: .of(make))
@@ -80,6 +83,7 @@ struct AppConformance {
 
     @usableFromInline
     init(model: FlowModel, drivers: AppDrivers) {
+        precondition(model.isStatic, "FlowConformance checks a coordinator against a flow whose moves the state alone decides; this authflow/2 flow's depend on its data")
         self.model = model
         self.tables = AppTables(model: model)
         self.drivers = drivers

@@ -52,6 +52,8 @@ struct FrameWalk<Driver: FlowDriver> {
     /// Bits of the counters and of the valued keys: how ``matches(_:)`` compares each key.
     let counterBits: UInt64
     let valuedBits: UInt64
+    /// Per state: the event of each emission, in declaration order.
+    let emissionEvents: [[EventID]]
     var variant = 0
     var stacks = 0
     var stoppedBy: StopReason?
@@ -98,6 +100,7 @@ struct FrameWalk<Driver: FlowDriver> {
         self.counterBits = counters.reduce(0) { $0 | 1 << UInt64($1) }
         self.valuedBits = (0..<model.keys.count).reduce(0) { layout.isValued($1) ? $0 | 1 << UInt64($1) : $0 }
         self.sender = ValueSender(layout: layout, keys: model.keys.count)
+        self.emissionEvents = model.emissions.map { $0.map(\.event) }
     }
 
     func result() -> RuntimeExploration {
@@ -249,7 +252,7 @@ struct FrameWalk<Driver: FlowDriver> {
         while rest != 0 {
             let k = rest.trailingZeroBitCount
             rest &= rest - 1
-            if node.values & model.layout.mask(k) != 0 { bits |= 1 << UInt64(k) }
+            if node.values & sender.layout.mask(k) != 0 { bits |= 1 << UInt64(k) }
         }
         return bits
     }
@@ -293,15 +296,16 @@ struct FrameWalk<Driver: FlowDriver> {
             resync()
             return
         }
-        let count = buffers[top].count
-        let emissionCount = model.emissions[state].count
+        let successors = buffers[top]
+        let count = successors.count
+        let events = emissionEvents[state]
         var first = 0   // the first successor of the emission at hand: successors come in emission order
-        for index in 0..<emissionCount {
-            let event = model.emissions[state][index].event
+        for index in events.indices {
+            let event = events[index]
             var last = first
             var enabled = false, refusedBranch = false, resets = false
-            while last < count && buffers[top][last].emission == index {
-                switch buffers[top][last].outcome {
+            while last < count && successors[last].emission == index {
+                switch successors[last].outcome {
                 case .push: enabled = true
                 case .reset: enabled = true; resets = true
                 case .illegal: refusedBranch = true
@@ -320,8 +324,8 @@ struct FrameWalk<Driver: FlowDriver> {
             // branch no row takes, must be refused without change.
             if range.isEmpty || refusedBranch {
                 let height = nodes.count + 1
-                for i in range.isEmpty ? 0..<1 : range where range.isEmpty || buffers[top][i].outcome == .illegal {
-                    let accepted = range.isEmpty ? send(event, values: 0, height: height) : send(buffers[top][i], height: height)
+                for i in range.isEmpty ? 0..<1 : range where range.isEmpty || successors[i].outcome == .illegal {
+                    let accepted = range.isEmpty ? send(event, values: 0, height: height) : send(successors[i], height: height)
                     if accepted {
                         let offered = !range.isEmpty
                         report(.divergence, state: node.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
@@ -344,8 +348,8 @@ struct FrameWalk<Driver: FlowDriver> {
             }
             // A reset must land on the variant's root with nothing to undo: driven once per configuration.
             guard resets, resetProbed.insert(Configuration(state: node.state, keys: node.keys, values: node.values)).inserted else { continue }
-            for i in range where buffers[top][i].outcome == .reset {
-                guard send(buffers[top][i], height: nodes.count + 1) else {
+            for i in range where successors[i].outcome == .reset {
+                guard send(successors[i], height: nodes.count + 1) else {
                     report(.divergence, state: node.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
                         "\(subject) rejected \(model.events[event.index]) from \(model.states[state]), which the spec resets to \(model.states[model.initial.index])"
                     }
@@ -391,7 +395,7 @@ struct FrameWalk<Driver: FlowDriver> {
 
     /// Whether the runtime's data values equal `node`'s (the count is compared by the caller), without building the values.
     func matchesData(_ node: Node, bits: UInt64? = nil) -> Bool {
-        let layout = model.layout
+        let layout = sender.layout
         var rest = bits ?? dataBits(node)
         while rest != 0 {
             let k = rest.trailingZeroBitCount

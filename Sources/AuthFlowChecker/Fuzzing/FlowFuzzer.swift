@@ -99,19 +99,11 @@ public struct FlowFuzzer {
                 choices.append((lockstep.backAllowed ? options.backWeight : options.illegalWeight, -1))
                 if !offered && !lockstep.backAllowed { choices.append((4, -2)) }
                 if !unemitted[state].isEmpty { choices.append((options.illegalWeight, -3)) }
-                let total = choices.reduce(0) { $0 + max(0, $1.weight) }
-                guard total > 0 else { break }
-                var pick = Int(rng.draw(below: UInt64(total)))
-                var chosen = choices[0].action
-                for choice in choices where choice.weight > 0 {
-                    if pick < choice.weight { chosen = choice.action; break }
-                    pick -= choice.weight
-                }
+                guard let chosen = Self.choose(choices, using: &rng) else { break }
                 if chosen == -2 { break }
                 let action: FuzzAction
                 if chosen == -3 {
-                    let others = unemitted[state]
-                    action = .event(model.events[Int(others[Int(rng.draw(below: UInt64(others.count)))])], values: nil)
+                    action = unemittedAction(state, using: &rng)
                 } else if chosen < 0 {
                     action = .back
                 } else {
@@ -144,19 +136,11 @@ public struct FlowFuzzer {
                 if moves.isEmpty && !lockstep.backAllowed { choices.append((4, -2)) }
                 // An event the step does not emit, as often as one with no transition.
                 if !unemitted[state].isEmpty { choices.append((options.illegalWeight, -3)) }
-                let total = choices.reduce(0) { $0 + max(0, $1.weight) }
-                guard total > 0 else { break }   // nothing to do: the run is over
-                var pick = Int(rng.draw(below: UInt64(total)))
-                var chosen = choices[0].action
-                for choice in choices where choice.weight > 0 {
-                    if pick < choice.weight { chosen = choice.action; break }
-                    pick -= choice.weight
-                }
+                guard let chosen = Self.choose(choices, using: &rng) else { break }   // nothing to do: the run is over
                 if chosen == -2 { break }
                 let action: FuzzAction
                 if chosen == -3 {
-                    let others = unemitted[state]
-                    action = .event(model.events[Int(others[Int(rng.draw(below: UInt64(others.count)))])], values: nil)
+                    action = unemittedAction(state, using: &rng)
                 } else if chosen < 0 {
                     action = .back
                 } else {
@@ -183,6 +167,24 @@ public struct FlowFuzzer {
         return FuzzReport(runs: options.runs, steps: totalSteps, seed: options.seed, failure: nil,
                           regressionsReplayed: regressions.count, coverage: coverage.summary,
                           seconds: clock.seconds(since: clockStart))
+    }
+
+    /// One of `choices`' actions, drawn by weight; `nil` when no weight is positive.
+    static func choose(_ choices: [(weight: Int, action: Int)], using rng: inout SeededGenerator) -> Int? {
+        let total = choices.reduce(0) { $0 + max(0, $1.weight) }
+        guard total > 0 else { return nil }
+        var pick = Int(rng.draw(below: UInt64(total)))
+        for choice in choices where choice.weight > 0 {
+            if pick < choice.weight { return choice.action }
+            pick -= choice.weight
+        }
+        return choices[0].action
+    }
+
+    /// An event the step of `state` does not emit, drawn at random (an app's table must refuse it).
+    func unemittedAction(_ state: Int, using rng: inout SeededGenerator) -> FuzzAction {
+        let others = unemitted[state]
+        return .event(model.events[Int(others[Int(rng.draw(below: UInt64(others.count)))])], values: nil)
     }
 
     /// Replays `path` from the root; returns the first violation, or nil when the path is clean or not applicable.
