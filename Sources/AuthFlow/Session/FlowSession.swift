@@ -257,7 +257,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         return _adds(for: event) != nil && machine.canSend(event)
     }
 
-    @inlinable
+    @inlinable @inline(never)
     func _canHandleByRules(_ rules: SessionRules<State, Event, Key, Value>, _ event: Event) -> Bool {
         guard let s = rules.id(of: machine.state), let e = rules.id(of: event), let index = rules.emission(e, in: s) else { return false }
         return rules.accepts(state: s, emission: index, in: storage.frames[storage.frames.count - 1])
@@ -449,6 +449,22 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         }
         track(.reset, from: from, to: machine.state)
         present()
+    }
+
+    /// Returns to the root of another `authflow/2` variant (an index of ``FlowModel/variantNames``):
+    /// its config values from now on, no data, history one frame. `false`, with nothing changed, for
+    /// a variant the flow does not have; a flow without variants has only variant 0 (a ``reset()``).
+    @discardableResult
+    public func reset(variant: Int) -> Bool {
+        guard let rules = _rules else {
+            guard variant == 0 else { return false }
+            reset()
+            return true
+        }
+        guard rules.model.roots.indices.contains(variant), !storage.busy else { return false }
+        rules.select(variant: variant)
+        reset()
+        return true
     }
 
     /// Logs the user out: a ``reset()`` that also starts a new tracker session id.

@@ -21,7 +21,7 @@ struct SessionValues<Value> {
 final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value: Equatable> {
     @usableFromInline let model: FlowModel
     /// The variant this session runs in: an index into ``FlowModel/roots``.
-    @usableFromInline let variant: Int
+    @usableFromInline private(set) var variant: Int
     @usableFromInline let values: SessionValues<Value>
     /// The app's state, event and key for each model id.
     @usableFromInline let states: [State]
@@ -44,10 +44,10 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     @usableFromInline let addValued: [[[Int]]]
     /// The model's layout and the variant's root frame, held apart so a move reads no other part of the model.
     @usableFromInline let layout: DataLayout
-    @usableFromInline let root: (keys: UInt64, values: UInt64)
+    @usableFromInline private(set) var root: (keys: UInt64, values: UInt64)
 
     /// The config values of the variant, as the app's values.
-    let config: [Key: Value]
+    private(set) var config: [Key: Value] = [:]
 
     init(model: FlowModel, variant: Int, states: [State], events: [Event], keys: [Key], values: SessionValues<Value>) {
         self.model = model
@@ -80,7 +80,14 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
                 return bits
             }
         }
+        select(variant: variant)
+    }
+
+    /// Runs `variant` from now on: its root frame and config values (the session resets to them).
+    func select(variant: Int) {
+        self.variant = variant
         let root = model.roots[variant]
+        self.root = (root.keys, root.values)
         var config: [Key: Value] = [:]
         for key in 0..<model.keys.count where layout.isConfig[key] {
             if let text = layout.shown(key, keys: root.keys, values: root.values) { config[keys[key]] = values.makeText(text) }
@@ -148,7 +155,7 @@ extension FlowSession {
     /// Handles `event` by the flow's `authflow/2` rules, with `output(key)` the value the step sent for each key it adds.
     ///
     /// Inlinable, like the rest of the session's hot path, so the checker's dense ids get a specialised copy.
-    @inlinable
+    @inlinable @inline(never)
     func _sendByRules(_ rules: SessionRules<State, Event, Key, Value>, _ event: Event, sent: [Key]?,
                       output: (Key) -> Value?) throws(FlowError<State, Event, Key>) -> Transition<State, Event> {
         let from = machine.state

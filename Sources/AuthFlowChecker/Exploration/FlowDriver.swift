@@ -43,32 +43,20 @@ extension FlowDriver {
 /// Drives the real runtime: a ``FlowSession`` built from the model.
 public final class SessionDriver: FlowDriver {
     /// The session being driven.
-    @exclusivity(unchecked) public private(set) var session: FlowSession<StateID, EventID, KeyID, FlowValue>
-    /// The model a fresh session is built from for another variant; `nil` when given a session.
-    let model: FlowModel?
+    public let session: FlowSession<StateID, EventID, KeyID, FlowValue>
 
     /// Drives a fresh session built from `model`, in its first variant.
     public init(model: FlowModel) {
         self.session = model.makeSession()
-        self.model = model
     }
 
     /// Drives `session`.
     public init(session: FlowSession<StateID, EventID, KeyID, FlowValue>) {
         self.session = session
-        self.model = nil
     }
 
-    /// Starts a fresh session of `variant` (built from the model), or resets the one given for variant 0.
-    public func start(variant: Int) -> Bool {
-        guard let model else {
-            guard variant == 0 else { return false }
-            session.reset()
-            return true
-        }
-        session = model.makeSession(tracker: session.tracker, variant: variant)
-        return true
-    }
+    /// Resets the session to the root of `variant` (``FlowSession/reset(variant:)``).
+    public func start(variant: Int) -> Bool { session.reset(variant: variant) }
 
     @inlinable @inline(__always) public var state: StateID { session.state }
     @inlinable @inline(__always) public var height: Int { session.machine.historyCount }
