@@ -102,10 +102,33 @@ public enum AuthCheckCommand {
         See 'authcheck --help'.
         """
 
+    /// What authcheck does, in one line: the top-level help's first.
+    static let tagline = "model-check mobile sign-in flows before they ship"
+
+    /// The options the command line takes before a command, with their help.
+    static let topLevelOptions = [
+        (name: "-h, --help", help: "show this help; after a command, that command's help"),
+        (name: "--version", help: "print the version and the spec formats it reads"),
+    ]
+
+    /// Where the command writes what, for the top-level help.
+    static let outputText = """
+        Reports go to stdout, an invalid spec's problems in them; usage errors, the
+        progress line and an invalid spec's 'error:' lines when stdout holds no text
+        report go to stderr. Colour only when stdout is a terminal; progress
+        only when stderr is a terminal and a run takes more than a second.
+        """
+
+    /// The environment variables the command reads, with what each does.
+    static let environment = [
+        (name: "NO_COLOR", help: "when set and not empty, never colour the output"),
+        (name: "GITHUB_ACTIONS", help: "when true, 'check' also prints workflow commands that annotate the spec's lines"),
+    ]
+
     /// The top-level help.
     static var help: String {
         var lines = [
-            "authcheck \(version): model-check mobile sign-in flows before they ship",
+            "authcheck \(version): \(tagline)",
             "",
             "USAGE: authcheck <command> [options] [arguments]",
             "",
@@ -115,24 +138,15 @@ public enum AuthCheckCommand {
             lines += HelpFormatter.item("\(command.name) \(command.argumentsSynopsis)", command.abstract, column: 22)
         }
         lines += ["", "OPTIONS:"]
-        lines += HelpFormatter.item("-h, --help", "show this help; after a command, that command's help", column: 22)
-        lines += HelpFormatter.item("--version", "print the version and the spec formats it reads", column: 22)
+        for option in topLevelOptions { lines += HelpFormatter.item(option.name, option.help, column: 22) }
         lines += ["", "PROPERTIES (ids for --property):"]
         lines += HelpFormatter.properties.split(separator: "\n").map { "  " + $0 }
         lines += ["", "EXIT STATUS:"]
         lines += HelpFormatter.exitStatus(several: true).split(separator: "\n").map { "  " + $0 }
-        lines += [
-            "",
-            "OUTPUT:",
-            "  Reports go to stdout, an invalid spec's problems in them; usage errors, the",
-            "  progress line and an invalid spec's 'error:' lines when stdout holds no text",
-            "  report go to stderr. Colour only when stdout is a terminal; progress",
-            "  only when stderr is a terminal and a run takes more than a second.",
-            "",
-            "ENVIRONMENT:",
-        ]
-        lines += HelpFormatter.item("NO_COLOR", "when set and not empty, never colour the output", column: 26)
-        lines += HelpFormatter.item("GITHUB_ACTIONS", "when true, 'check' also prints workflow commands that annotate the spec's lines", column: 26)
+        lines += ["", "OUTPUT:"]
+        lines += outputText.split(separator: "\n").map { "  " + $0 }
+        lines += ["", "ENVIRONMENT:"]
+        for variable in environment { lines += HelpFormatter.item(variable.name, variable.help, column: 26) }
         lines += ["", "See 'authcheck help <command>' for a command's options."]
         return lines.map(\.trailingSpacesRemoved).joined(separator: "\n")
     }

@@ -17,14 +17,14 @@ import Testing
     }
 
     @Test func aMissingSpecNamesEveryAbsolutePathTried() throws {
-        let resolution = FlowGate.resolve("Specs/missing.json", callerFile: "/work/app/Tests/AppTests/FlowTests.swift",
+        let resolution = FlowGate.resolve("Specs/missing.json", callerFile: "/nowhere/app/Tests/AppTests/FlowTests.swift",
                                           workingDirectory: "/tmp/run")
         #expect(resolution == .missing(tried: [
             "/tmp/run/Specs/missing.json",
-            "/work/app/Tests/AppTests/Specs/missing.json",
-            "/work/app/Tests/Specs/missing.json",
-            "/work/app/Specs/missing.json",
-            "/work/Specs/missing.json",
+            "/nowhere/app/Tests/AppTests/Specs/missing.json",
+            "/nowhere/app/Tests/Specs/missing.json",
+            "/nowhere/app/Specs/missing.json",
+            "/nowhere/Specs/missing.json",
         ]))
     }
 

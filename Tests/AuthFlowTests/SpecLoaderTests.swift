@@ -47,7 +47,7 @@ import Testing
 
     @Test(arguments: [
         ("\"format\": \"authflow/1\"", "\"format\": \"authflow/3\"", "$.format", "unsupported format 'authflow/3'; this version reads \"authflow/1\", \"authflow/2\""),
-        ("\"transitions\"", "\"transitons\"", "$.transitons", "unknown key 'transitons' (did you mean 'transitions'?); allowed: format, name, description, initial, success, abort, steps, transitions, passcode, secrets, outputs, or any key starting with 'x-'"),
+        ("\"transitions\"", "\"transitons\"", "$.transitons", "unknown key 'transitons' (did you mean 'transitions'?); allowed: format, name, description, initial, success, abort, steps, transitions, passcode, secrets, outputs, $schema, or any key starting with 'x-'"),
         ("\"initial\": \"a\"", "\"initial\": 3", "$.initial", "initial must be a string, found number"),
         ("\"on\": \"go\"", "\"on\": \"back\"", "$.transitions[0].on", "'back' is reserved for undo; it cannot be used in a transition"),
         ("\"go\": []", "\"back\": []", "$.steps.a.emits.back", "'back' is reserved for undo; a step cannot emit it"),
@@ -69,6 +69,55 @@ import Testing
         let model = try SpecLoader.load(json: duplicate)
         #expect(model.warnings.map(\.path) == ["$.transitions[1]"])
         #expect(model.rows.count == 1)
+    }
+
+    @Test(arguments: [
+        minimal,
+        minimal.replacingOccurrences(of: "authflow/1", with: "authflow/2"),
+    ])
+    func aSchemaKeyIsAllowedAtTheTopOfEitherFormat(_ spec: String) throws {
+        // Given a spec that names its JSON Schema, as an editor wants it,
+        let named = spec.replacingOccurrences(of: "\"initial\"", with: "\"$schema\": \"../docs/schema/authflow-1.schema.json\", \"initial\"")
+        // then it loads as the same flow, and a $schema that is not a string is a wrong type.
+        #expect(try SpecLoader.load(json: named).states == ["a", "b"])
+        let wrong = issue(spec.replacingOccurrences(of: "\"initial\"", with: "\"$schema\": 1, \"initial\""))
+        #expect(wrong?.path == "$[\"$schema\"]")
+        #expect(wrong?.message == "$schema must be a string, found number")
+    }
+
+    @Test func aSchemaKeyBelowTheTopIsUnknown() {
+        let found = issue(Self.minimal.replacingOccurrences(of: "\"b\": {}", with: "\"b\": { \"$schema\": \"x\" }"))
+        #expect(found?.path == "$.steps.b[\"$schema\"]")
+        #expect(found?.message.hasPrefix("unknown key '$schema'") == true)
+    }
+
+    @Test(arguments: ["{}", "{ \"x-note\": \"always\" }"])
+    func aGuardWithoutAnOperatorIsRefusedEvenWithExtensionKeys(_ guardText: String) {
+        // An object of x- keys alone must not pass as "no guard": the row would fire unconditionally.
+        let spec = Self.minimal.replacingOccurrences(of: "authflow/1", with: "authflow/2")
+            .replacingOccurrences(of: "\"to\": \"b\" }", with: "\"to\": \"b\", \"when\": \(guardText) }")
+        let found = issue(spec)
+        #expect(found?.path == "$.transitions[0].when")
+        #expect(found?.message == "a guard needs one operator (has, missing, equals, in, atLeast, below, all, any, not)")
+    }
+
+    @Test func aCounterCannotBeOptional() {
+        // A counter is always defined (0 until incremented): listing it as read-when-present means nothing.
+        let spec = Self.minimal.replacingOccurrences(of: "authflow/1", with: "authflow/2")
+            .replacingOccurrences(of: "\"initial\"", with: "\"data\": { \"tries\": { \"max\": 3 } }, \"initial\"")
+            .replacingOccurrences(of: "\"b\": {}", with: "\"b\": { \"optional\": [\"tries\"] }")
+        let found = issue(spec)
+        #expect(found?.path == "$.steps.b.optional[0]")
+        #expect(found?.message == "'tries' is a counter, always defined: a step reads it without listing it in optional")
+    }
+
+    @Test func anAnywhereEntryCannotClearAConfigKey() {
+        // A config key is fixed for the run: clearing it would move the flow to no variant at all.
+        let spec = Self.minimal.replacingOccurrences(of: "authflow/1", with: "authflow/2")
+            .replacingOccurrences(of: "\"initial\"", with: "\"config\": { \"mfa\": [\"on\"] }, \"anywhere\": [{ \"on\": \"expire\", \"to\": \"b\", \"clears\": [\"mfa\"] }], \"initial\"")
+        let found = issue(spec)
+        #expect(found?.path == "$.anywhere[0].clears[0]")
+        #expect(found?.message == "'mfa' is a config key, fixed when the flow starts; no row may clear it")
     }
 
     @Test func extensionKeysAreIgnored() throws {

@@ -3,9 +3,6 @@
 /// Only the shape is checked here (types, known keys, one operator per guard); whether a key,
 /// a value or a counter bound makes sense is the model builder's to say, with the same path.
 extension _SpecReader {
-    /// The keys a `/2` file may hold at the top level that a `/1` file may not.
-    static let version2TopLevelKeys = ["data", "config", "anywhere"]
-
     /// `data`: `{key: {} | {"values": [...]} | {"max": N}}`, in declaration order.
     mutating func readData(_ node: JSONNode?) -> [FlowSpec.DataDeclaration] {
         guard let node else { return [] }
@@ -19,7 +16,7 @@ extension _SpecReader {
             let keyPath = path.member(member.key)
             guard checkName(member.key, at: keyPath, member.keyLocation, what: "data key") else { continue }
             note(keyPath, member.value)
-            guard let fields = members(member.value, at: keyPath, known: ["values", "max"],
+            guard let fields = members(member.value, at: keyPath, known: SpecKeys.dataDeclaration,
                                        what: "the declaration of '\(SpecLimits.shown(member.key))'") else { continue }
             switch (fields["values"], fields["max"]) {
             case (nil, nil):
@@ -73,7 +70,7 @@ extension _SpecReader {
             case let .string(key):
                 if checkName(key, at: itemPath, element.location, what: "data key") { step.requires.append(key) }
             case .object:
-                guard let fields = members(element, at: itemPath, known: ["anyOf"], what: "a requirement") else { continue }
+                guard let fields = members(element, at: itemPath, known: SpecKeys.requirement, what: "a requirement") else { continue }
                 guard let list = fields["anyOf"] else {
                     fail(itemPath, element, "a requirement object needs \"anyOf\": [keys]")
                     continue
@@ -99,7 +96,7 @@ extension _SpecReader {
                                maxCount: SpecLimits.maxKeysPerList) ?? []
             return FlowSpec.Emission(event, adds: adds)
         }
-        guard let fields = members(node, at: path, known: ["adds", "set", "clears", "increment", "when", "by"],
+        guard let fields = members(node, at: path, known: SpecKeys.emission,
                                    what: "event '\(SpecLimits.shown(event))'") else { return nil }
         var emission = FlowSpec.Emission(event)
         emission.adds = strings(fields["adds"], at: path.member("adds"), what: "adds", name: "data key", maxCount: SpecLimits.maxKeysPerList) ?? []
@@ -151,14 +148,15 @@ extension _SpecReader {
 
     /// A guard: a JSON object with exactly one operator key.
     mutating func guardSpec(_ node: JSONNode, at path: JSONPath, allowAt: Bool = false) -> FlowSpec.Guard? {
-        let operators = ["has", "missing", "equals", "in", "atLeast", "below", "all", "any", "not"] + (allowAt ? ["at"] : [])
+        let operators = SpecKeys.guardOperators + (allowAt ? ["at"] : [])
         guard case let .object(list) = node.value else {
             fail(path, node, "a guard must be an object with one operator (\(operators.joined(separator: ", "))), found \(node.value.typeName)")
             return nil
         }
         guard let fields = members(node, at: path, known: operators, what: "a guard") else { return nil }
         guard list.count == 1, let (op, operand) = fields.first else {
-            if list.isEmpty {
+            // An object of `x-` keys alone has no operator either: it must not pass as no guard at all.
+            if list.allSatisfy({ $0.key.hasPrefix("x-") }) {
                 fail(path, node, "a guard needs one operator (\(operators.joined(separator: ", ")))")
             } else if list.count > 1 {
                 fail(path, node, "a guard has exactly one operator; found \(list.map(\.key).joined(separator: ", ")) (combine them with \"all\" or \"any\")")
@@ -234,7 +232,7 @@ extension _SpecReader {
             let rowPath = path.index(i)
             note(rowPath, element)
             guard let fields = members(element, at: rowPath,
-                                       known: ["on", "to", "by", "when", "except", "adds", "set", "increment", "clears"],
+                                       known: SpecKeys.anywhere,
                                        what: "an anywhere row") else { continue }
             let on = string(required(fields, "on", at: rowPath, container: element), at: rowPath.member("on"), what: "on", name: "event name")
             let to = string(required(fields, "to", at: rowPath, container: element), at: rowPath.member("to"), what: "to", name: "state name")

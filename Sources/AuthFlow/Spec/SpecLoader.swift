@@ -193,10 +193,8 @@ struct _SpecReader {
            case .string("authflow/2") = format.value.value, SpecLoader.readsVersion2 {
             version = 2
         }
-        let version1 = ["format", "name", "description", "initial", "success", "abort", "steps", "transitions", "passcode", "secrets",
-                        "outputs"]
-        let known = version1 + Self.version2TopLevelKeys
-        guard let top = members(root, at: path, known: known, listed: version == 2 ? known : version1, what: "a spec") else { return nil }
+        let known = SpecKeys.topLevel(version: 2)
+        guard let top = members(root, at: path, known: known, listed: SpecKeys.topLevel(version: version), what: "a spec") else { return nil }
 
         if let format = required(top, "format", at: path, container: root) {
             if let text = string(format, at: path.member("format"), what: "format"), !SpecLoader.formats.contains(text) || (text == "authflow/2" && version != 2) {
@@ -204,7 +202,9 @@ struct _SpecReader {
                 fail(path.member("format"), format, "unsupported format '\(SpecLimits.shown(text))'; this version reads \(read)")
             }
         }
-        for key in Self.version2TopLevelKeys where top[key] != nil { _ = version2(key, at: path.member(key), top[key]) }
+        for key in SpecKeys.topLevelAdded2 where top[key] != nil { _ = version2(key, at: path.member(key), top[key]) }
+        // Names the JSON Schema an editor checks the file with; the loader only checks it is a string.
+        _ = string(top[SpecKeys.schema], at: path.member(SpecKeys.schema), what: SpecKeys.schema)
         var name = string(top["name"], at: path.member("name"), what: "name")
         if let text = name, !checkVisible(text, at: path.member("name"), top["name"]?.location, what: "the flow's name") { name = nil }
         let description = string(top["description"], at: path.member("description"), what: "description")
@@ -249,8 +249,8 @@ struct _SpecReader {
             // A long name is refused before anything under it is read: every path below repeats it.
             guard checkName(member.key, at: stepPath, member.keyLocation, what: "state name") else { continue }
             note(stepPath, member.value)
-            guard let fields = members(member.value, at: stepPath, known: ["requires", "emits", "back", "optional"],
-                                       listed: version == 2 ? nil : ["requires", "emits", "back"],
+            guard let fields = members(member.value, at: stepPath, known: SpecKeys.step(version: 2),
+                                       listed: version == 2 ? nil : SpecKeys.step1,
                                        what: "step '\(SpecLimits.shown(member.key))'") else { continue }
             var step = FlowSpec.Step(member.key)
             if version == 2 {
@@ -305,8 +305,8 @@ struct _SpecReader {
         for (i, element) in elements.enumerated() {
             let rowPath = path.index(i)
             note(rowPath, element)
-            guard let fields = members(element, at: rowPath, known: ["from", "on", "to", "when", "clears", "reset"],
-                                       listed: version == 2 ? nil : ["from", "on", "to"], what: "a transition") else { continue }
+            guard let fields = members(element, at: rowPath, known: SpecKeys.transition(version: 2),
+                                       listed: version == 2 ? nil : SpecKeys.transition1, what: "a transition") else { continue }
             let from = string(required(fields, "from", at: rowPath, container: element), at: rowPath.member("from"), what: "from",
                               name: "state name")
             let on = string(required(fields, "on", at: rowPath, container: element), at: rowPath.member("on"), what: "on",
@@ -315,8 +315,8 @@ struct _SpecReader {
                             name: "state name")
             guard let from, let on, let to else { continue }
             var row = FlowSpec.TransitionRow(from: from, on: on, to: to)
-            if ["when", "clears", "reset"].contains(where: { fields[$0] != nil }) {
-                for key in ["when", "clears", "reset"] where fields[key] != nil { _ = version2(key, at: rowPath.member(key), fields[key]) }
+            if SpecKeys.transitionAdded2.contains(where: { fields[$0] != nil }) {
+                for key in SpecKeys.transitionAdded2 where fields[key] != nil { _ = version2(key, at: rowPath.member(key), fields[key]) }
                 if version == 2 { readRowExtras(fields, at: rowPath, into: &row) }
             }
             rows.append(row)
@@ -327,7 +327,7 @@ struct _SpecReader {
     mutating func readPasscode(_ node: JSONNode?) -> PasscodePolicy? {
         guard let node else { return nil }
         let path = JSONPath.root.member("passcode")
-        guard let fields = members(node, at: path, known: ["maxLength", "alphabet"], what: "passcode") else { return nil }
+        guard let fields = members(node, at: path, known: SpecKeys.passcode, what: "passcode") else { return nil }
         var maxLength = PasscodePolicy.default.maxLength
         var alphabet = PasscodePolicy.defaultAlphabet
         if let length = fields["maxLength"] {

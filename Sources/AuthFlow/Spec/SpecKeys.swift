@@ -1,0 +1,54 @@
+/// The keys each object of a spec file may hold, by format version: the one list the loader reads
+/// and the JSON Schemas in `docs/schema/` are tested against.
+///
+/// Keys starting with `x-` are extensions and allowed in every object the loader reads by these
+/// lists; they are not listed here.
+package enum SpecKeys {
+    /// The top-level key that names the JSON Schema an editor validates the file with; any string.
+    package static let schema = "$schema"
+
+    /// The top-level keys of an `authflow/1` file, in the order messages list them.
+    package static let topLevel1 = ["format", "name", "description", "initial", "success", "abort", "steps", "transitions",
+                                    "passcode", "secrets", "outputs", schema]
+    /// The top-level keys an `authflow/2` file may hold that an `authflow/1` file may not.
+    package static let topLevelAdded2 = ["data", "config", "anywhere"]
+
+    /// The keys of a step in an `authflow/1` file.
+    package static let step1 = ["requires", "emits", "back"]
+    /// The keys of a step an `authflow/2` file may hold that an `authflow/1` file may not.
+    package static let stepAdded2 = ["optional"]
+
+    /// The keys of a transition row in an `authflow/1` file.
+    package static let transition1 = ["from", "on", "to"]
+    /// The keys of a transition row an `authflow/2` file may hold that an `authflow/1` file may not.
+    package static let transitionAdded2 = ["when", "clears", "reset"]
+
+    /// The keys of `passcode`.
+    package static let passcode = ["maxLength", "alphabet"]
+
+    /// The keys of a declaration in `data` (`authflow/2`).
+    package static let dataDeclaration = ["values", "max"]
+    /// The keys of an object in a step's `requires` (`authflow/2`).
+    package static let requirement = ["anyOf"]
+    /// The keys of an emission written as an object (`authflow/2`).
+    package static let emission = ["adds", "set", "clears", "increment", "when", "by"]
+    /// The keys of an `anywhere` row (`authflow/2`).
+    package static let anywhere = ["on", "to", "by", "when", "except", "adds", "set", "increment", "clears"]
+    /// The operators of a guard (`authflow/2`); a guard is an object with exactly one of them.
+    package static let guardOperators = ["has", "missing", "equals", "in", "atLeast", "below", "all", "any", "not"]
+
+    /// The top-level keys of a file of format `version` (1 or 2).
+    package static func topLevel(version: Int) -> [String] {
+        version >= 2 ? topLevel1 + topLevelAdded2 : topLevel1
+    }
+
+    /// The keys of a step in a file of format `version`.
+    package static func step(version: Int) -> [String] {
+        version >= 2 ? step1 + stepAdded2 : step1
+    }
+
+    /// The keys of a transition row in a file of format `version`.
+    package static func transition(version: Int) -> [String] {
+        version >= 2 ? transition1 + transitionAdded2 : transition1
+    }
+}
