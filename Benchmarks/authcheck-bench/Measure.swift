@@ -27,14 +27,25 @@ enum Measure {
         print("stacks=\(walk.stacks) seconds=\(seconds) cpu=\(cpu) violations=\(walk.violations.count) peakKB=\(peakKB())")
     }
 
-    /// `conformance SPEC DEPTH undo|replay`: the conformance walk over the example app's coordinator,
-    /// backtracking with its undo, or by replays from fresh coordinators as for an app without one.
+    /// `conformance SPEC DEPTH undo|replay|floor`: the conformance walk over the example app's coordinator,
+    /// backtracking with its undo, or by replays from fresh coordinators as for an app without one; or
+    /// the floor, the coordinator's own calls on the walk with undo replayed without any checking (``CoordinatorFloor``).
     static func conformance(_ arguments: ArraySlice<String>) throws {
         let arguments = Array(arguments)
-        guard arguments.count == 3, let depth = Int(arguments[1]), ["undo", "replay"].contains(arguments[2]) else {
-            throw UsageError(description: "usage: authcheck-bench conformance SPEC DEPTH undo|replay")
+        guard arguments.count == 3, let depth = Int(arguments[1]), ["undo", "replay", "floor"].contains(arguments[2]) else {
+            throw UsageError(description: "usage: authcheck-bench conformance SPEC DEPTH undo|replay|floor")
         }
         let model = try SpecLoader.load(file: arguments[0])
+        if arguments[2] == "floor" {
+            let stacks = CoordinatorFloor.record(model, depth: depth)
+            let cpuStart = cpuSeconds()
+            let start = Date()
+            let sink = CoordinatorFloor.replay()
+            let seconds = Date().timeIntervalSince(start)
+            let cpu = cpuSeconds() - cpuStart
+            print("stacks=\(stacks) seconds=\(seconds) cpu=\(cpu) calls=\(CoordinatorFloor.log.calls.count) sink=\(sink) peakKB=\(peakKB())")
+            return
+        }
         var conformance = FlowConformance(model: model) { SignInCoordinator() }
         conformance.usesCapabilities = arguments[2] == "undo"
         let cpuStart = cpuSeconds()

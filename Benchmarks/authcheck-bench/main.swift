@@ -2,7 +2,7 @@
 //
 //   authcheck-bench [--quick] [--repeat N] [--no-spin] [--root DIR]   the whole report, as Markdown on stdout
 //   authcheck-bench walk SPEC DEPTH WORKERS                            one walk, in this process (a child)
-//   authcheck-bench conformance SPEC DEPTH undo|replay                 one conformance walk of the example app (a child)
+//   authcheck-bench conformance SPEC DEPTH undo|replay|floor           one conformance walk of the example app, or its floor (a child)
 //   authcheck-bench verify STATES KEYS SEED                            one complete verification (a child)
 //   authcheck-bench export SPEC DEPTH                                  the Promela model SPIN is run on
 //   authcheck-bench passcode COUNT SEED                                normalise COUNT generated inputs (a child)
@@ -33,7 +33,7 @@ do {
     case "-h", "--help":
         print("usage: authcheck-bench [--quick] [--repeat N] [--no-spin] [--root DIR]\n"
               + "       authcheck-bench walk SPEC DEPTH WORKERS\n"
-              + "       authcheck-bench conformance SPEC DEPTH undo|replay\n"
+              + "       authcheck-bench conformance SPEC DEPTH undo|replay|floor\n"
               + "       authcheck-bench verify STATES KEYS SEED\n"
               + "       authcheck-bench export SPEC DEPTH\n"
               + "       authcheck-bench passcode COUNT SEED\n"

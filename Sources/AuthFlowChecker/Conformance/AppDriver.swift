@@ -8,129 +8,298 @@ import AuthFlow
 /// or snapshots when it has them and may use them, else by replaying the path on a fresh
 /// instance. It never reports its own bookkeeping: the searches run it with ``DriverTraits/app``,
 /// which compares only the app's state and data.
-final class AppDriver<Flow: FlowUnderTest>: FlowDriver, NamesUnknownStates {
-    let model: FlowModel
-    let make: () -> Flow
+///
+/// Its members are inlinable, and the searches reach it only through the closures of an
+/// ``ErasedAppDriver`` made by ``erased()`` in the app's own module (``AppDrivers``), so the
+/// compiler specialises every call for the app's types: no generic metadata, witness tables or
+/// name lookups per step. What stays per step is the app's own work and, per frame, one dense
+/// table read per key:
+///
+/// - the event and key names are translated once, into arrays by id;
+/// - the data sent with an event is built once per (height, state, event) and sent again as it
+///   is, so sending is a table read (the walk's values depend on nothing else);
+/// - the checker's values are typed into the app's value type once each, in ``TokenTable``;
+/// - a frame is compared without building anything: the app's state with the app's own value for
+///   the expected state (learned the first time it is met), its data by iterating the app's
+///   dictionary once (no hashing of the app's keys) when the spec has at most 16 keys.
+///
+/// Its stored properties skip Swift's dynamic exclusivity checks (`@exclusivity(unchecked)`),
+/// which cost more per step than the step's own bookkeeping: one search drives a driver from one
+/// thread, no member starts an access to a property while another access to it is under way, and
+/// the app's own code never reaches the driver.
+@usableFromInline
+final class AppDriver<Flow: FlowUnderTest> {
+    @usableFromInline let tables: AppTables
+    @usableFromInline let make: () -> Flow
     /// Whether the app's undo or snapshots may be used to backtrack (off: replays only, as for an app without them).
-    let usesCapabilities: Bool
-    private(set) var app: Flow
+    @usableFromInline let usesCapabilities: Bool
+    /// The app now; ``borrowedApp`` is the same object, for calls that need not retain it.
+    @usableFromInline @exclusivity(unchecked) var app: Flow {
+        didSet { borrowedApp = Unmanaged.passUnretained(app) }
+    }
+    @usableFromInline @exclusivity(unchecked) var borrowedApp: Unmanaged<Flow>
     /// The app as ``UndoableFlowUnderTest``, when it is one and may be used.
-    private var undoable: (any UndoableFlowUnderTest)?
+    @usableFromInline @exclusivity(unchecked) var undoable: (any UndoableFlowUnderTest)?
     /// Takes and restores the app's snapshots, when it is a ``RestorableFlowUnderTest`` and may be used.
-    private var snapshotter: Snapshotter?
+    @usableFromInline @exclusivity(unchecked) var snapshotter: Snapshotter?
+    /// Whether backtracking past a screen without back replays the path (no undo, no snapshots): only then is the path kept.
+    @usableFromInline @exclusivity(unchecked) var replays = true
     /// The app's event for each of the model's (nil: the app has none).
-    private let events: [Flow.Event?]
+    @usableFromInline let events: [Flow.Event?]
     /// The app's key for each of the model's.
-    private let keys: [Flow.Key?]
-    /// The model's move for each (state, event), by `state * events + event`.
-    private let moves: [FlowModel.Move?]
-    /// For each event, the keys it adds where a step emits it: what it carries when sent where
-    /// the step does not emit it, so a table that stores data before refusing shows it.
-    private let payloads: [[KeyID]]
+    @usableFromInline let keys: [Flow.Key?]
+    /// The app's keys that the spec names, and each one's id: an app key's id is found by comparing, not hashing.
+    @usableFromInline let appKeys: [Flow.Key]
+    @usableFromInline let appKeyIDs: [Int32]
+    /// Whether frames are compared by iterating the app's data (few keys, each app key for one spec key) rather than by lookups.
+    @usableFromInline let iteratesData: Bool
+    /// The app's own value for each of the model's states, learned when it is first met.
+    @usableFromInline @exclusivity(unchecked) var appStates: [Flow.State?]
     /// Ids of the app's states: the model's, then ids past them for states the spec does not name.
-    private var stateIDs: [Flow.State: StateID] = [:]
-    private var unknownStates: [String] = []
+    @usableFromInline @exclusivity(unchecked) var stateIDs: [Flow.State: StateID] = [:]
+    @usableFromInline @exclusivity(unchecked) var unknownStates: [String] = []
+    /// The app value typed from each of the checker's integer values.
+    @usableFromInline @exclusivity(unchecked) var typed = TokenTable<Flow.Value>()
+    /// The value last typed per slot `key << 6 | height` (both mod 64), with its integer: typed values without hashing.
+    @usableFromInline @exclusivity(unchecked) var recentTokens = [Int](repeating: .min, count: 64 * 64)
+    @usableFromInline @exclusivity(unchecked) var recentValues = [Flow.Value?](repeating: nil, count: 64 * 64)
     /// The checker's value behind each app value it typed.
-    private var sent: [Flow.Value: FlowValue] = [:]
-    /// Each accepted event and the data it carried, from the root.
-    private var path: [(event: Flow.Event, data: [Flow.Key: Flow.Value])] = []
+    @usableFromInline @exclusivity(unchecked) var sent: [Flow.Value: FlowValue] = [:]
+    /// The data last sent from each (height, payload slot), with the checker's values it was typed from.
+    @usableFromInline @exclusivity(unchecked) var payloads: [Payload?] = []
+    /// Each accepted event and the data it carried, from the root (kept only when backtracking replays).
+    @usableFromInline @exclusivity(unchecked) var path: [(event: Flow.Event, data: [Flow.Key: Flow.Value])] = []
     /// The model's state after each accepted event (the root's first): where back is allowed.
-    private var states: [Int32]
+    @usableFromInline @exclusivity(unchecked) var states: [Int32]
     /// The app's snapshot before each accepted event, when snapshots are used.
-    private var snapshots: [Any] = []
+    @usableFromInline @exclusivity(unchecked) var snapshots: [Any] = []
 
     /// Saves and restores an app's snapshots through an existential, its `Snapshot` type erased.
-    private struct Snapshotter {
-        var take: () -> Any
-        var restore: (Any) -> Void
+    @usableFromInline struct Snapshotter {
+        @usableFromInline var take: () -> Any
+        @usableFromInline var restore: (Any) -> Void
+        @inlinable init(take: @escaping () -> Any, restore: @escaping (Any) -> Void) {
+            self.take = take
+            self.restore = restore
+        }
     }
 
-    init(model: FlowModel, usesCapabilities: Bool = true, make: @escaping () -> Flow) {
-        self.model = model
+    /// Data built for one send, and the checker's values it was built from.
+    @usableFromInline struct Payload {
+        @usableFromInline var values: [FlowValue]
+        @usableFromInline var data: [Flow.Key: Flow.Value]
+        @inlinable init(values: [FlowValue], data: [Flow.Key: Flow.Value]) {
+            self.values = values
+            self.data = data
+        }
+    }
+
+    @inlinable
+    init(tables: AppTables, usesCapabilities: Bool = true, make: @escaping () -> Flow) {
+        let model = tables.model
+        self.tables = tables
         self.make = make
         self.usesCapabilities = usesCapabilities
-        self.app = make()
+        let app = make()
+        self.app = app
+        self.borrowedApp = Unmanaged.passUnretained(app)
+        let keys = model.keys.map { Flow.key(named: $0) }
         self.events = model.events.map { Flow.event(named: $0) }
-        self.keys = model.keys.map { Flow.key(named: $0) }
-        var moves = [FlowModel.Move?](repeating: nil, count: model.stateCount * model.events.count)
-        for state in 0..<model.stateCount {
-            for move in model.moves[state] { moves[state * model.events.count + move.event.index] = move }
+        self.keys = keys
+        var appKeys: [Flow.Key] = [], appKeyIDs: [Int32] = []
+        for (id, key) in keys.enumerated() {
+            if let key { appKeys.append(key); appKeyIDs.append(Int32(id)) }
         }
-        self.moves = moves
-        var payloads = [[KeyID]](repeating: [], count: model.events.count)
-        for move in model.moves.joined() where payloads[move.event.index].isEmpty { payloads[move.event.index] = move.addedKeys }
-        self.payloads = payloads
-        self.states = [model.initial.rawValue]
+        self.appKeys = appKeys
+        self.appKeyIDs = appKeyIDs
+        self.iteratesData = appKeys.count <= 16 && Set(appKeys).count == appKeys.count
+        self.appStates = Array(repeating: nil, count: model.stateCount)
+        self.states = [tables.initial]
         adopt()
     }
 
     /// Reads the fresh `app`'s capabilities.
-    private func adopt() {
+    @inlinable
+    func adopt() {
         undoable = usesCapabilities ? app as? any UndoableFlowUnderTest : nil
         snapshotter = nil
         if usesCapabilities, undoable == nil, let restorable = app as? any RestorableFlowUnderTest {
             snapshotter = Self.snapshotter(restorable)
         }
+        replays = undoable == nil && snapshotter == nil
     }
 
-    private static func snapshotter<R: RestorableFlowUnderTest>(_ app: R) -> Snapshotter {
+    @inlinable
+    static func snapshotter<R: RestorableFlowUnderTest>(_ app: R) -> Snapshotter {
         Snapshotter(take: { app.snapshot() }, restore: { app.restore($0 as! R.Snapshot) })
     }
 
-    var state: StateID {
-        let current = app.state
+    /// This driver as the searches take it: a ``FlowDriver`` whose calls are this driver's, specialised where `Flow` is known.
+    @inlinable
+    func erased() -> ErasedAppDriver {
+        ErasedAppDriver(
+            state: { self.state }, dataCount: { self.dataCount }, value: { self.value(of: $0) },
+            isAt: { self.isAt($0, keys: $1, values: $2) }, send: { self.send($0, value: $1) },
+            back: { self.back() }, undo: { self.undo() }, reset: { self.reset() }, name: { self.name(of: $0) })
+    }
+
+    @inlinable
+    var state: StateID { id(of: withApp { $0.state }) }
+
+    /// Calls `body` with the app, not retaining it: `app` keeps it alive, and no body replaces it.
+    @inlinable @inline(__always)
+    func withApp<Result>(_ body: (Flow) -> Result) -> Result {
+        borrowedApp._withUnsafeGuaranteedRef(body)
+    }
+
+    /// The id of the app's state `current`: the model's id for its name, or one past the model's.
+    @inlinable
+    func id(of current: Flow.State) -> StateID {
         if let id = stateIDs[current] { return id }
         let name = current.flowName
-        let id = model.state(named: name) ?? StateID(model.stateCount + unknownStates.count)
-        if id.index >= model.stateCount { unknownStates.append(name) }
+        let id = tables.model.state(named: name) ?? StateID(tables.model.stateCount + unknownStates.count)
+        if id.index >= tables.model.stateCount {
+            unknownStates.append(name)
+        } else if appStates[id.index] == nil {
+            appStates[id.index] = current
+        }
         stateIDs[current] = id
         return id
     }
 
+    @inlinable
     func name(of state: StateID) -> String? {
-        let index = state.index - model.stateCount
+        let index = state.index - tables.model.stateCount
         return unknownStates.indices.contains(index) ? unknownStates[index] : nil
     }
 
+    @inlinable
     var dataCount: Int { app.data.count }
 
+    @inlinable
     func value(of key: KeyID) -> FlowValue? {
         guard let appKey = keys[key.index], let value = app.data[appKey] else { return nil }
         return sent[value] ?? .string("\(value)")
     }
 
-    func send(_ event: EventID, value: (KeyID) -> FlowValue) -> Bool {
-        let top = Int(states[states.count - 1])
-        let move = moves[top * model.events.count + event.index]
-        var data: [Flow.Key: Flow.Value] = [:]
-        for key in move?.addedKeys ?? payloads[event.index] {
-            guard let appKey = keys[key.index] else { continue }
-            let typed = value(key)
-            let appValue = Flow.Value(flowValue: typed)
-            sent[appValue] = typed
-            data[appKey] = appValue
+    /// The app's value for the checker's `value`: typed once, remembered by the checker's integers.
+    @inlinable
+    func typedValue(_ value: FlowValue) -> Flow.Value {
+        if case .int(let token) = value { return typedValue(token: token) }
+        let made = Flow.Value(flowValue: value)
+        sent[made] = value
+        return made
+    }
+
+    /// The app's value for the checker's integer `token`: from the slot of its key and height
+    /// (the walk's values are `height << 32 | event << 8 | key`), else from ``TokenTable``, else typed now.
+    @inlinable @inline(__always)
+    func typedValue(token: Int) -> Flow.Value {
+        let slot = (token & 0x3F) << 6 | (token >> 32) & 0x3F
+        if recentTokens[slot] == token, let recent = recentValues[slot] { return recent }
+        return typedValue(token: token, slot: slot)
+    }
+
+    @inlinable @inline(never)
+    func typedValue(token: Int, slot: Int) -> Flow.Value {
+        let made: Flow.Value
+        if let known = typed.value(for: token) {
+            made = known
+        } else {
+            made = Flow.Value(flowValue: .int(token))
+            typed.insert(made, for: token)
+            sent[made] = .int(token)
         }
-        guard let appEvent = events[event.index] else { return false }
-        let snapshot = snapshotter?.take()
-        guard app.send(appEvent, data: data) else { return false }
-        if let snapshot { snapshots.append(snapshot) }
-        path.append((appEvent, data))
-        states.append(move?.target?.rawValue ?? Int32(top))
+        recentTokens[slot] = token
+        recentValues[slot] = made
+        return made
+    }
+
+    /// Whether the app is at `state` holding exactly `expected`, each key with the app's value for the integer `values[key]`.
+    @inlinable
+    func isAt(_ state: StateID, keys expected: KeySet, values: UnsafePointer<Int>) -> Bool {
+        let current = withApp { $0.state }
+        let known = state.index >= 0 && state.index < appStates.count ? appStates[state.index] : nil
+        if known.map({ $0 != current }) ?? true, id(of: current) != state { return false }
+        let data = withApp { $0.data }
+        guard data.count == expected.count else { return false }
+        if iteratesData {
+            for (key, value) in data {
+                var i = 0
+                while i < appKeys.count && appKeys[i] != key { i &+= 1 }
+                guard i < appKeys.count else { return false }
+                let id = KeyID(appKeyIDs[i])
+                guard expected.contains(id), value == typedValue(token: values[id.index]) else { return false }
+            }
+        } else {
+            for key in expected {
+                guard let appKey = keys[key.index], let have = data[appKey], have == typedValue(token: values[key.index]) else { return false }
+            }
+        }
         return true
     }
 
+    @inlinable
+    func send(_ event: EventID, value: (KeyID) -> FlowValue) -> Bool {
+        let top = Int(states[states.count - 1])
+        let cell = top &* tables.eventCount &+ event.index
+        let data = payload(cell: cell, value: value)
+        guard let appEvent = events[event.index] else { return false }
+        if let snapshotter {
+            let snapshot = snapshotter.take()
+            guard withApp({ $0.send(appEvent, data: data) }) else { return false }
+            snapshots.append(snapshot)
+        } else {
+            guard withApp({ $0.send(appEvent, data: data) }) else { return false }
+        }
+        if replays { path.append((appEvent, data)) }
+        states.append(tables.nextState[cell])
+        return true
+    }
+
+    /// The data sent with the event of `cell` from the current height, the values `value` gives
+    /// its keys: the last one built there when the values are the same.
+    @inlinable
+    func payload(cell: Int, value: (KeyID) -> FlowValue) -> [Flow.Key: Flow.Value] {
+        let start = Int(tables.payloadStart[cell]), end = Int(tables.payloadStart[cell + 1])
+        if start == end { return [:] }
+        let index = states.count &* tables.slotCount &+ Int(tables.payloadSlot[cell])
+        if index < payloads.count, let cached = payloads[index] {
+            var same = true
+            for i in start..<end where value(KeyID(tables.payloadKeys[i])) != cached.values[i - start] {
+                same = false
+                break
+            }
+            if same { return cached.data }
+        }
+        var values: [FlowValue] = []
+        var data: [Flow.Key: Flow.Value] = [:]
+        values.reserveCapacity(end - start)
+        for i in start..<end {
+            let key = KeyID(tables.payloadKeys[i])
+            let checkers = value(key)
+            values.append(checkers)
+            guard let appKey = keys[key.index] else { continue }
+            data[appKey] = typedValue(checkers)
+        }
+        if index >= payloads.count { payloads.append(contentsOf: repeatElement(nil, count: index + 1 - payloads.count)) }
+        payloads[index] = Payload(values: values, data: data)
+        return data
+    }
+
+    @inlinable
     func back() -> Bool {
-        guard app.back() else { return false }
+        guard withApp({ $0.back() }) else { return false }
         drop()
         return true
     }
 
     /// Backtracks one accepted event: the app's back where the spec allows it, else its undo or
     /// snapshot, else a replay of the rest of the path on a fresh instance.
+    @inlinable
     func undo() -> Bool {
-        guard !path.isEmpty else { return false }
-        let top = Int(states[states.count - 1])
-        if !model.isTerminal[top] && model.canGoBack[top] { return back() }
+        guard states.count > 1 else { return false }
+        if tables.backAllowed[Int(states[states.count - 1])] { return back() }
         if let undoable {
             guard undoable.undo() else { return false }
             drop()
@@ -152,25 +321,191 @@ final class AppDriver<Flow: FlowUnderTest>: FlowDriver, NamesUnknownStates {
     }
 
     /// Forgets the last accepted event.
-    private func drop() {
-        if !path.isEmpty {
-            path.removeLast()
+    @inlinable
+    func drop() {
+        if states.count > 1 {
             states.removeLast()
+            if replays { path.removeLast() }
         }
         if !snapshots.isEmpty { snapshots.removeLast() }
     }
 
+    @inlinable
     func reset() {
         app = make()
         path.removeAll(keepingCapacity: true)
         states.removeAll(keepingCapacity: true)
-        states.append(model.initial.rawValue)
+        states.append(tables.initial)
         snapshots.removeAll(keepingCapacity: true)
         adopt()
     }
+}
+
+/// An ``AppDriver`` as the searches take it: a plain ``FlowDriver`` whose every call is a closure into the typed driver.
+///
+/// Not generic, so the walk is compiled once for it in this module; the closures are made by
+/// ``AppDriver/erased()`` where the app's types are known, so what they run is specialised there.
+@usableFromInline
+final class ErasedAppDriver: FlowDriver, NamesUnknownStates {
+    let stateOf: () -> StateID
+    let dataCountOf: () -> Int
+    let valueOf: (KeyID) -> FlowValue?
+    let isAtFrame: (StateID, KeySet, UnsafePointer<Int>) -> Bool
+    let sendEvent: (EventID, (KeyID) -> FlowValue) -> Bool
+    let backOnce: () -> Bool
+    let undoOnce: () -> Bool
+    let resetApp: () -> Void
+    let nameOf: (StateID) -> String?
+
+    @usableFromInline
+    init(state: @escaping () -> StateID, dataCount: @escaping () -> Int, value: @escaping (KeyID) -> FlowValue?,
+         isAt: @escaping (StateID, KeySet, UnsafePointer<Int>) -> Bool, send: @escaping (EventID, (KeyID) -> FlowValue) -> Bool,
+         back: @escaping () -> Bool, undo: @escaping () -> Bool, reset: @escaping () -> Void, name: @escaping (StateID) -> String?) {
+        stateOf = state
+        dataCountOf = dataCount
+        valueOf = value
+        isAtFrame = isAt
+        sendEvent = send
+        backOnce = back
+        undoOnce = undo
+        resetApp = reset
+        nameOf = name
+    }
+
+    @usableFromInline var state: StateID { stateOf() }
+    @usableFromInline var dataCount: Int { dataCountOf() }
+    @usableFromInline func value(of key: KeyID) -> FlowValue? { valueOf(key) }
+    /// Whether the app is at `state` holding exactly the keys in `keys`, each with the app's value
+    /// for the walk's integer `values[key]` (indexed by key id): the walk's frame compared in one call (see ``Walk/matches(state:keys:)``).
+    @usableFromInline func isAt(_ state: StateID, keys: KeySet, values: UnsafePointer<Int>) -> Bool { isAtFrame(state, keys, values) }
+    @usableFromInline func send(_ event: EventID, value: (KeyID) -> FlowValue) -> Bool { sendEvent(event, value) }
+    @usableFromInline func back() -> Bool { backOnce() }
+    @usableFromInline func undo() -> Bool { undoOnce() }
+    @usableFromInline func reset() { resetApp() }
+    @usableFromInline func name(of state: StateID) -> String? { nameOf(state) }
 
     // The searches run this driver with `DriverTraits.app`, which never asks what an app cannot answer.
-    var height: Int { preconditionFailure("an app's history height is never asked (DriverTraits.app)") }
-    func canHandle(_ event: EventID) -> Bool { preconditionFailure("an app's enabled events are never asked (DriverTraits.app)") }
-    var canGoBack: Bool { preconditionFailure("whether an app can go back is never asked, only tried (DriverTraits.app)") }
+    @usableFromInline var height: Int { preconditionFailure("an app's history height is never asked (DriverTraits.app)") }
+    @usableFromInline func canHandle(_ event: EventID) -> Bool { preconditionFailure("an app's enabled events are never asked (DriverTraits.app)") }
+    @usableFromInline var canGoBack: Bool { preconditionFailure("whether an app can go back is never asked, only tried (DriverTraits.app)") }
+}
+
+/// Makes the drivers of one app type, specialised for it: made where the app's type is known, used where it is not.
+@usableFromInline
+struct AppDrivers {
+    @usableFromInline let make: (AppTables, Bool) -> ErasedAppDriver
+
+    @usableFromInline
+    init(make: @escaping (AppTables, Bool) -> ErasedAppDriver) {
+        self.make = make
+    }
+
+    /// The drivers of the apps `make` returns. Inlinable, so that the drivers it makes are compiled for `Flow` where the caller knows it.
+    @inlinable
+    static func of<Flow: FlowUnderTest>(_ make: @escaping () -> Flow) -> AppDrivers {
+        AppDrivers { tables, usesCapabilities in
+            AppDriver(tables: tables, usesCapabilities: usesCapabilities, make: make).erased()
+        }
+    }
+}
+
+/// The model's tables an ``AppDriver`` reads per step, computed once per conformance check.
+@usableFromInline
+final class AppTables: Sendable {
+    @usableFromInline let model: FlowModel
+    @usableFromInline let initial: Int32
+    @usableFromInline let eventCount: Int
+    /// Per cell `state * eventCount + event`: the state after sending the event (the same state when the table has no row).
+    @usableFromInline let nextState: [Int32]
+    /// Per cell: the keys the event carries from the state are `payloadKeys[payloadStart[cell] ..< payloadStart[cell + 1]]`,
+    /// those its move adds, or where the step does not emit it those it adds where a step does, so
+    /// that a table that stores data before refusing shows it.
+    @usableFromInline let payloadStart: [Int32]
+    @usableFromInline let payloadKeys: [Int32]
+    /// Per cell with a payload: its index among them (the data built for it is kept per height and slot).
+    @usableFromInline let payloadSlot: [Int32]
+    @usableFromInline let slotCount: Int
+    /// Per state: whether the spec allows the user's back from it.
+    @usableFromInline let backAllowed: [Bool]
+
+    @usableFromInline
+    init(model: FlowModel) {
+        self.model = model
+        let events = model.events.count
+        initial = model.initial.rawValue
+        eventCount = events
+        var payloads = [[KeyID]](repeating: [], count: events)
+        for move in model.moves.joined() where payloads[move.event.index].isEmpty { payloads[move.event.index] = move.addedKeys }
+        var nextState: [Int32] = [], payloadStart: [Int32] = [0], payloadKeys: [Int32] = [], payloadSlot: [Int32] = []
+        var slots: Int32 = 0
+        for state in 0..<model.stateCount {
+            var moves = [FlowModel.Move?](repeating: nil, count: events)
+            for move in model.moves[state] { moves[move.event.index] = move }
+            for event in 0..<events {
+                nextState.append(moves[event]?.target?.rawValue ?? Int32(state))
+                let keys = moves[event]?.addedKeys ?? payloads[event]
+                payloadKeys += keys.map(\.rawValue)
+                payloadStart.append(Int32(payloadKeys.count))
+                payloadSlot.append(keys.isEmpty ? -1 : slots)
+                if !keys.isEmpty { slots += 1 }
+            }
+        }
+        self.nextState = nextState
+        self.payloadStart = payloadStart
+        self.payloadKeys = payloadKeys
+        self.payloadSlot = payloadSlot
+        self.slotCount = Int(slots)
+        self.backAllowed = (0..<model.stateCount).map { !model.isTerminal[$0] && model.canGoBack[$0] }
+    }
+}
+
+/// The app values typed from the checker's integer values: an open-addressing table, so that a frame's comparison hashes no app value.
+@usableFromInline
+struct TokenTable<Value> {
+    @usableFromInline var tokens: [Int]
+    @usableFromInline var values: [Value?]
+    @usableFromInline var count = 0
+
+    @inlinable
+    init() {
+        tokens = Array(repeating: .min, count: 64)
+        values = Array(repeating: nil, count: 64)
+    }
+
+    @inlinable
+    func slot(_ token: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(token)) &* 0x9E37_79B9_7F4A_7C15) >> 32) & (tokens.count - 1)
+    }
+
+    /// The value typed from `token`, if there is one.
+    @inlinable
+    func value(for token: Int) -> Value? {
+        var i = slot(token)
+        while true {
+            let here = tokens[i]
+            if here == token { return values[i] }
+            if here == .min { return nil }
+            i = (i &+ 1) & (tokens.count - 1)
+        }
+    }
+
+    /// Remembers `value` as typed from `token` (`Int.min` is never remembered).
+    @inlinable
+    mutating func insert(_ value: Value, for token: Int) {
+        guard token != .min else { return }
+        if (count + 1) * 2 > tokens.count {
+            let old = (tokens, values)
+            tokens = Array(repeating: .min, count: old.0.count * 2)
+            values = Array(repeating: nil, count: old.0.count * 2)
+            count = 0
+            for (token, value) in zip(old.0, old.1) where token != .min {
+                if let value { insert(value, for: token) }
+            }
+        }
+        var i = slot(token)
+        while tokens[i] != .min && tokens[i] != token { i = (i &+ 1) & (tokens.count - 1) }
+        if tokens[i] == .min { count += 1 }
+        tokens[i] = token
+        values[i] = value
+    }
 }

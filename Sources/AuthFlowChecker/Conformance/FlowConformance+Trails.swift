@@ -45,7 +45,7 @@ extension FlowConformance {
             throw TrailRefusal(file: path, reason: entries.isEmpty ? "holds no trail" : "holds \(entries.count) entries; a trail is one")
         }
         if let reason = FlowTrail.refusal(entry, model: model) { throw TrailRefusal(file: path, reason: reason) }
-        let run = FlowTrail.replay(entry, model: model, driver: driver(), traits: .app)
+        let run = FlowTrail.replay(entry, model: model, driver: checks.driver(), traits: .app)
         var problem: String?
         switch run.ending {
         case let .leftTrail(step, reason): problem = "step \(step) left the trail: \(reason)"

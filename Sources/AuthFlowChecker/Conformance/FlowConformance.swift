@@ -18,26 +18,31 @@ import Foundation
 /// conformance.fuzz(FuzzOptions(seed: 7)).failure  // nil when 1,000 random paths conform
 /// ```
 public struct FlowConformance<Flow: FlowUnderTest> {
+    /// The checks, with the app's type erased: everything below is compiled once, for any app.
+    @usableFromInline var checks: AppConformance
+
     /// The spec's model.
-    public let model: FlowModel
-    let make: () -> Flow
+    public var model: FlowModel { checks.model }
     /// Whether the walk may backtrack with the app's undo or snapshots (``UndoableFlowUnderTest``,
     /// ``RestorableFlowUnderTest``); off, it replays from a fresh instance as for an app without them.
-    public var usesCapabilities = true
+    public var usesCapabilities: Bool {
+        get { checks.usesCapabilities }
+        set { checks.usesCapabilities = newValue }
+    }
 
     /// Checks the implementations `make` returns (each a fresh one, at the spec's initial state with no data) against `model`.
+    ///
+    /// Inlinable: the drivers it makes are compiled where `Flow` is known, so every step of the
+    /// searches calls the app's own code directly (see ``AppDriver``).
     /// - Precondition: the model's moves depend on the state alone (every `authflow/1` flow; an `authflow/2`
     ///   flow without guards, values, clears, counters, resets or config): an app's coordinator is not yet
     ///   checked against data-dependent moves. ``FlowGate/assertConforms(spec:depth:runs:seed:callerFile:make:)`` says so instead.
+    @inlinable
     public init(model: FlowModel, make: @escaping () -> Flow) {
-        precondition(model.isStatic, "FlowConformance checks a coordinator against a flow whose moves the state alone decides; this authflow/2 flow's depend on its data")
-        self.model = model
-        self.make = make
+        self.checks = AppConformance(model: model, drivers: .of(make))
     }
 
-    func driver() -> AppDriver<Flow> {
-        AppDriver(model: model, usesCapabilities: usesCapabilities, make: make)
-    }
+    func driver() -> ErasedAppDriver { checks.driver() }
 
     /// Walks every undo stack of at most `depth` events, in lockstep with the spec.
     ///
@@ -52,25 +57,50 @@ public struct FlowConformance<Flow: FlowUnderTest> {
     ///   it, plus a replay of O(depth) events per backtrack where back is not allowed, unless the
     ///   app can undo or restore; O(depth) memory.
     public func explore(depth: Int, timeout: Double? = nil) -> ConformanceWalk {
-        let walk = RuntimeExplorer(model: model, traits: .app).explore(driver(), depth: depth, timeout: timeout)
-        return ConformanceWalk(violations: walk.violations, stacks: walk.stacks, depth: walk.depth, stoppedBy: walk.stoppedBy)
+        checks.explore(depth: depth, timeout: timeout)
     }
 
     /// Walks `options.runs` random paths with back and events the spec has no row for, stopping
     /// at the first failure and shrinking it with the model-guided ``PathShrinker``.
     /// - Complexity: O(runs · maxSteps) actions, plus at most `options.maxShrinkReplays` replays.
     public func fuzz(_ options: FuzzOptions = FuzzOptions()) -> FuzzReport {
-        fuzzer().run(options)
+        checks.fuzzer().run(options)
     }
 
     /// Replays `path` on a fresh implementation; the first violation, or nil when it conforms (or the path does not apply).
     public func replay(_ path: [FuzzAction]) -> FuzzOutcome? {
-        fuzzer().replay(path)
+        checks.fuzzer().replay(path)
+    }
+}
+
+/// The conformance checks of one app type, its type erased: the model, the app's driver factory, the backtracking choice.
+@usableFromInline
+struct AppConformance {
+    let model: FlowModel
+    let tables: AppTables
+    let drivers: AppDrivers
+    var usesCapabilities = true
+
+    @usableFromInline
+    init(model: FlowModel, drivers: AppDrivers) {
+        precondition(model.isStatic, "FlowConformance checks a coordinator against a flow whose moves the state alone decides; this authflow/2 flow's depend on its data")
+        self.model = model
+        self.tables = AppTables(model: model)
+        self.drivers = drivers
+    }
+
+    func driver() -> ErasedAppDriver {
+        drivers.make(tables, usesCapabilities)
+    }
+
+    func explore(depth: Int, timeout: Double?) -> ConformanceWalk {
+        let walk = RuntimeExplorer(model: model, traits: .app).explore(driver(), depth: depth, timeout: timeout)
+        return ConformanceWalk(violations: walk.violations, stacks: walk.stacks, depth: walk.depth, stoppedBy: walk.stoppedBy)
     }
 
     func fuzzer() -> FlowFuzzer {
-        let (model, make, uses) = (model, make, usesCapabilities)
-        return FlowFuzzer(model: model, traits: .app) { AppDriver(model: model, usesCapabilities: uses, make: make) }
+        let (tables, drivers, uses) = (tables, drivers, usesCapabilities)
+        return FlowFuzzer(model: model, traits: .app) { drivers.make(tables, uses) }
     }
 }
 

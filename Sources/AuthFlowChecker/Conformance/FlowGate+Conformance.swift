@@ -23,10 +23,17 @@ extension FlowGate {
     /// - Returns: the report, for further assertions.
     /// - Throws: ``ConformanceFailure`` when the verdict is not `holds`, its description the counterexample.
     /// - Complexity: as ``FlowConformance/explore(depth:timeout:)`` plus ``FlowConformance/fuzz(_:)``.
-    @discardableResult
+    @discardableResult @inlinable
     public static func assertConforms<Flow: FlowUnderTest>(spec path: String, depth: Int = 12, runs: Int = 1_000, seed: UInt64 = 1,
                                                            callerFile: StaticString = #filePath,
                                                            make: @escaping () -> Flow) throws(ConformanceFailure) -> ConformanceReport {
+        // Inlinable, so that the app's drivers are compiled where `Flow` is known (see `AppDriver`).
+        try assertConforms(spec: path, depth: depth, runs: runs, seed: seed, callerFile: callerFile, drivers: .of(make))
+    }
+
+    @usableFromInline
+    static func assertConforms(spec path: String, depth: Int, runs: Int, seed: UInt64, callerFile: StaticString,
+                               drivers: AppDrivers) throws(ConformanceFailure) -> ConformanceReport {
         let options = FuzzOptions(runs: runs, seed: seed)
         var report = ConformanceReport(spec: path, secrets: [], fuzzOptions: options)
         let model: FlowModel
@@ -49,10 +56,10 @@ extension FlowGate {
             throw ConformanceFailure(report: report)
         }
         report.secrets = Set(model.names(of: model.secrets))
-        let conformance = FlowConformance(model: model, make: make)
-        report.walk = conformance.explore(depth: depth)
+        let conformance = AppConformance(model: model, drivers: drivers)
+        report.walk = conformance.explore(depth: depth, timeout: nil)
         if report.verdict == .holds {
-            report.fuzz = conformance.fuzz(options)
+            report.fuzz = conformance.fuzzer().run(options)
         }
         guard report.verdict == .holds else { throw ConformanceFailure(report: report) }
         return report

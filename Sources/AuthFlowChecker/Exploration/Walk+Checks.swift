@@ -5,6 +5,11 @@ extension Walk {
     /// Whether the runtime is exactly at the model's frame: state, history height (when it is read), data values.
     @inline(__always)
     func matches(state: Int32, keys: UInt64) -> Bool {
+        // An app is compared in one call, which answers faster than key by key. The cast is decided
+        // when the walk is compiled for its driver: the runtime's walk has no trace of it.
+        if let app = driver as? ErasedAppDriver, !readsInternals {
+            return app.isAt(StateID(state), keys: KeySet(bits: keys), values: UnsafePointer(expected))
+        }
         if driver.state.rawValue != state || (readsInternals && driver.height != nodes.count) || driver.dataCount != keys.nonzeroBitCount {
             return false
         }
@@ -107,6 +112,8 @@ extension Walk {
     }
 
     /// Whether the configuration `(state, keys)` is reached here by a shorter stack than any it was probed at; records it if so.
+    /// (Not inlined: only an app's walk asks, and the runtime's `checkNode` stays as small as before.)
+    @inline(never)
     mutating func firstProbe(state: Int32, keys: UInt64) -> Bool {
         let configuration = Configuration(state: state, keys: keys)
         if let depth = probedAt[configuration], depth <= nodes.count { return false }

@@ -22,7 +22,7 @@ struct Walk<Driver: FlowDriver> {
     var stoppedBy: StopReason?
     var sites: [Site: FoundViolation] = [:]
     /// For an app: the stack height each configuration was probed at (see ``checkNode()``).
-    var probedAt: [Configuration: Int] = [:]
+    var probedAt = ProbeDepths()
     /// Where to report progress, every 4096 stacks; `nil` for nowhere.
     var progress: CheckProgress?
     /// When set, called every 4096 stacks with the stacks counted since the last call instead of
