@@ -96,9 +96,7 @@ public struct FlowFuzzer {
                     offered = offered || now
                     choices.append((now ? 4 : options.illegalWeight, index))
                 }
-                choices.append((lockstep.backAllowed ? options.backWeight : options.illegalWeight, -1))
-                if !offered && !lockstep.backAllowed { choices.append((4, -2)) }
-                if !unemitted[state].isEmpty { choices.append((options.illegalWeight, -3)) }
+                appendOtherChoices(&choices, state: state, stuck: !offered, backAllowed: lockstep.backAllowed, options: options)
                 guard let chosen = Self.choose(choices, using: &rng) else { break }
                 if chosen == -2 { break }
                 let action: FuzzAction
@@ -129,13 +127,7 @@ public struct FlowFuzzer {
                     let weight = moves[index].target.map { model.isTerminal[$0.index] ? options.terminalWeight : 4 } ?? options.illegalWeight
                     choices.append((weight, index))
                 }
-                // Back where the spec allows it; where it forbids it (the root, `back: false`, a
-                // terminal state) back is tried as often as an illegal event, and must be refused.
-                choices.append((lockstep.backAllowed ? options.backWeight : options.illegalWeight, -1))
-                // With nothing else to do (a terminal state), the run ends four times in five.
-                if moves.isEmpty && !lockstep.backAllowed { choices.append((4, -2)) }
-                // An event the step does not emit, as often as one with no transition.
-                if !unemitted[state].isEmpty { choices.append((options.illegalWeight, -3)) }
+                appendOtherChoices(&choices, state: state, stuck: moves.isEmpty, backAllowed: lockstep.backAllowed, options: options)
                 guard let chosen = Self.choose(choices, using: &rng) else { break }   // nothing to do: the run is over
                 if chosen == -2 { break }
                 let action: FuzzAction
@@ -167,6 +159,16 @@ public struct FlowFuzzer {
         return FuzzReport(runs: options.runs, steps: totalSteps, seed: options.seed, failure: nil,
                           regressionsReplayed: regressions.count, coverage: coverage.summary,
                           seconds: clock.seconds(since: clockStart))
+    }
+
+    /// The choices besides the step's events: back where the spec allows it (where it forbids it
+    /// — the root, `back: false`, a terminal state — back is tried as often as an illegal event, and
+    /// must be refused); with nothing else to do (`stuck` and no back), ending the run four times in
+    /// five; an event the step does not emit, as often as one with no transition.
+    func appendOtherChoices(_ choices: inout [(weight: Int, action: Int)], state: Int, stuck: Bool, backAllowed: Bool, options: FuzzOptions) {
+        choices.append((backAllowed ? options.backWeight : options.illegalWeight, -1))
+        if stuck && !backAllowed { choices.append((4, -2)) }
+        if !unemitted[state].isEmpty { choices.append((options.illegalWeight, -3)) }
     }
 
     /// One of `choices`' actions, drawn by weight; `nil` when no weight is positive.
