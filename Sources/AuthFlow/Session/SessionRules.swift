@@ -26,9 +26,9 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     /// The app's state, event and key for each model id.
     @usableFromInline let states: [State]
     @usableFromInline let keys: [Key]
-    private let stateIndex: [State: Int]
-    private let eventIndex: [Event: Int]
-    private let keyIndex: [Key: Int]
+    @usableFromInline let stateIndex: [State: Int]
+    @usableFromInline let eventIndex: [Event: Int]
+    @usableFromInline let keyIndex: [Key: Int]
     /// Per state, per emission: the keys the step's output must carry (presence keys, then valued keys it adds).
     @usableFromInline let outputKeys: [[[Int]]]
     /// Per state, per emission: every key its effects may change, as bits (rows' clears are added per row).
@@ -96,9 +96,9 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     }
 
     /// The model's id of `state`, `event`, `key`: the id itself for dense ids, else by name.
-    @usableFromInline @inline(__always) func id(of state: State) -> Int? { _DenseIndex.index(state) ?? stateIndex[state] }
-    @usableFromInline @inline(__always) func id(of event: Event) -> Int? { _DenseIndex.index(event) ?? eventIndex[event] }
-    @usableFromInline @inline(__always) func id(of key: Key) -> Int? { _DenseIndex.index(key) ?? keyIndex[key] }
+    @inlinable @inline(__always) func id(of state: State) -> Int? { _DenseIndex.index(state) ?? stateIndex[state] }
+    @inlinable @inline(__always) func id(of event: Event) -> Int? { _DenseIndex.index(event) ?? eventIndex[event] }
+    @inlinable @inline(__always) func id(of key: Key) -> Int? { _DenseIndex.index(key) ?? keyIndex[key] }
 
 
     /// The index of `event`'s emission in the step of `state`, if the step emits it.

@@ -26,6 +26,8 @@ struct FrameNode {
     var via: Int32
     /// Where this node's expected-token changes start in the log.
     var logStart: Int
+    /// The keys the runtime must hold as data here (``FrameWalk/dataBits(_:)``), or `~0` until computed.
+    var data: UInt64 = ~0
 }
 
 struct FrameWalk<Driver: FlowDriver> {
@@ -195,6 +197,7 @@ struct FrameWalk<Driver: FlowDriver> {
             expected[k] = RuntimeExplorer.token(height: height, event: successor.event, key: KeyID(Int32(k)))
         }
         nodes.append(Node(state: target.rawValue, keys: keys, values: values, next: 0, event: successor.event.rawValue, via: Int32(i), logStart: logStart))
+        nodes[nodes.count - 1].data = dataBits(nodes[nodes.count - 1])
         fill(nodes.count - 1)
     }
 
@@ -247,6 +250,7 @@ struct FrameWalk<Driver: FlowDriver> {
 
     /// The keys the runtime must hold as data in `node`: present keys but config, and counters above 0.
     func dataBits(_ node: Node) -> UInt64 {
+        if node.data != ~0 { return node.data }
         var bits = node.keys & ~configBits
         var rest = counterBits
         while rest != 0 {
