@@ -20,7 +20,7 @@ extension FlowModel {
         /// Whether it starts the flow again.
         @usableFromInline package var reset: Bool
         /// Its index in ``FlowModel/rows``.
-        package var row: Int
+        @usableFromInline package var row: Int
     }
 
     /// One emission of a step, compiled: its guard, its effects, and the rows that can take it.
@@ -45,6 +45,12 @@ extension FlowModel {
         /// The rows for `(state, event)`, in declaration order (first match wins).
         @usableFromInline package var rows: [GuardedRow]
 
+        /// The keys a step's output carries for it, in the order an output lists them: the presence
+        /// keys it adds (by id), then the valued keys it adds (in declaration order).
+        package func outputKeys(keyCount: Int) -> [Int] {
+            (0..<keyCount).filter { addKeys & (1 << UInt64($0)) != 0 } + addValued
+        }
+
         /// How many branches its effects have.
         @usableFromInline package func branchCount(_ layout: DataLayout) -> Int {
             addValued.reduce(1) { count, key in
@@ -65,7 +71,7 @@ extension FlowModel {
     }
 
     /// One move from a frame.
-    package struct Successor: Hashable, Sendable {
+    @usableFromInline package struct Successor: Hashable, Sendable {
         /// The event sent.
         package var event: EventID
         /// Its emission's index among the state's emissions.
@@ -73,12 +79,12 @@ extension FlowModel {
         /// The branch of its effects (0 when there is one).
         package var branch: Int
         /// The data after the emission's effects, before any row's clears (what the runtime must hold if the row is refused).
-        package var effectKeys: UInt64
-        package var effectValues: UInt64
+        @usableFromInline package var effectKeys: UInt64
+        @usableFromInline package var effectValues: UInt64
         /// Where it leads.
         package var outcome: Outcome
         /// The row that fired, or -1.
-        package var row: Int
+        @usableFromInline package var row: Int
     }
 
     /// The data after `emission`'s effects for `branch`.
@@ -106,6 +112,37 @@ extension FlowModel {
         return (keys, values)
     }
 
+    /// The move of `state`'s emission `index` for `branch` from the frame `(keys, values)`: the data after
+    /// its effects and the first row that holds on it. The one definition of a move: ``successors(state:keys:values:into:)``
+    /// lists these, the runtime takes the one its step's values name, the random tester the one its action names.
+    @usableFromInline @inline(__always)
+    package func move(state: Int, emission index: Int, branch: Int, keys: UInt64, values: UInt64) -> Successor {
+        emissions[state].withUnsafeBufferPointer { list in move(in: list, state: state, index: index, branch: branch, keys: keys, values: values) }
+    }
+
+    /// ``move(state:emission:branch:keys:values:)`` on the state's emissions, read in place (no emission is copied).
+    @inline(__always)
+    func move(in list: UnsafeBufferPointer<Emission>, state: Int, index: Int, branch: Int, keys: UInt64, values: UInt64) -> Successor {
+        let (k, v) = applying(list[index], branch: branch, keys: keys, values: values)
+        var outcome = Outcome.illegal
+        var fired = -1
+        list[index].rows.withUnsafeBufferPointer { rows in
+            if let r = firstRow(in: rows, state: state, keys: k, values: v) {
+                outcome = rows[r].reset ? .reset : .push(rows[r].to, keys: k & ~rows[r].clearKeys, values: v & ~rows[r].clearValues)
+                fired = rows[r].row
+            }
+        }
+        return Successor(event: list[index].event, emission: index, branch: branch, effectKeys: k, effectValues: v, outcome: outcome, row: fired)
+    }
+
+    /// The position among an emission's `rows` of the first whose `when` holds on the data after its
+    /// effects `(keys, values)`, or `nil` when none does (an illegal transition): first match wins.
+    @usableFromInline @inline(__always)
+    package func firstRow(in rows: UnsafeBufferPointer<GuardedRow>, state: Int, keys: UInt64, values: UInt64) -> Int? {
+        for r in rows.indices where rows[r].when?.holds(state: Int32(state), keys: keys, values: values, layout: layout) ?? true { return r }
+        return nil
+    }
+
     /// Every move from the frame `(state, keys, values)`, in the order the semantics fixes.
     ///
     /// Appends to `successors` (cleared first), so a search reuses one buffer and allocates nothing per frame.
@@ -118,18 +155,7 @@ extension FlowModel {
             for index in list.indices {
                 if list[index].when?.holds(state: stateID, keys: keys, values: values, layout: layout) == false { continue }
                 for branch in 0..<list[index].branchCount(layout) {
-                    let (k, v) = applying(list[index], branch: branch, keys: keys, values: values)
-                    var outcome = Outcome.illegal
-                    var fired = -1
-                    list[index].rows.withUnsafeBufferPointer { rows in
-                        for r in rows.indices where rows[r].when?.holds(state: stateID, keys: k, values: v, layout: layout) ?? true {
-                            outcome = rows[r].reset ? .reset : .push(rows[r].to, keys: k & ~rows[r].clearKeys, values: v & ~rows[r].clearValues)
-                            fired = rows[r].row
-                            break
-                        }
-                    }
-                    successors.append(Successor(event: list[index].event, emission: index, branch: branch, effectKeys: k, effectValues: v,
-                                                outcome: outcome, row: fired))
+                    successors.append(move(in: list, state: state, index: index, branch: branch, keys: keys, values: values))
                 }
             }
         }

@@ -64,9 +64,7 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
         self.addValued = model.emissions.map { $0.map(\.addValued) }
         self.root = (model.roots[variant].keys, model.roots[variant].values)
         self.outputKeys = model.emissions.map { list in
-            list.map { emission in
-                (0..<model.keys.count).filter { emission.addKeys & (1 << UInt64($0)) != 0 } + emission.addValued
-            }
+            list.map { $0.outputKeys(keyCount: model.keys.count) }
         }
         self.outputBits = model.emissions.map { list in
             list.map { emission in emission.addValued.reduce(emission.addKeys) { $0 | 1 << UInt64($1) } }
@@ -109,11 +107,12 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     /// Where the emission leads from the current frame for `branch`, and the data after its effects.
     @inlinable func outcome(state: Int, emission index: Int, branch: Int, from frame: (keys: UInt64, values: UInt64))
         -> (row: FlowModel.GuardedRow?, keys: UInt64, values: UInt64) {
+        // The model's effects and its first-match rule: the runtime needs the row itself (target, clears, reset).
         let (keys, values) = model.applying(model.emissions[state][index], branch: branch, keys: frame.keys, values: frame.values)
-        for row in model.emissions[state][index].rows where row.when?.holds(state: Int32(state), keys: keys, values: values, layout: layout) ?? true {
-            return (row, keys, values)
+        let row = model.emissions[state][index].rows.withUnsafeBufferPointer { rows in
+            model.firstRow(in: rows, state: state, keys: keys, values: values).map { rows[$0] }
         }
-        return (nil, keys, values)
+        return (row, keys, values)
     }
 
     /// Whether the step of `state` offers its emission `index` now.

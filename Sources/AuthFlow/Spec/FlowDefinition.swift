@@ -216,8 +216,7 @@ extension FlowModel {
         var contracts: [State: StepContract<Event, Key>] = [:]
         for state in 0..<stateCount {
             let emits: [StepContract<Event, Key>.Emission] = emissions[state].map { emission in
-                let adds = (0..<self.keys.count).filter { emission.addKeys & (1 << UInt64($0)) != 0 } + emission.addValued
-                return StepContract.Emission(events[emission.event.index], adds: adds.map { keys[$0] })
+                StepContract.Emission(events[emission.event.index], adds: emission.outputKeys(keyCount: self.keys.count).map { keys[$0] })
             }
             contracts[states[state]] = StepContract(requires: self.requires[state].map { keys[$0.index] }, emits: emits,
                                                     canGoBack: canGoBack[state])

@@ -107,7 +107,7 @@ public struct FlowFuzzer {
                 } else {
                     // A valued key takes one of its values (the system's answer); a presence key what a user might type.
                     let emission = emissions[chosen]
-                    action = .event(model.events[emission.event.index], values: Lockstep.outputKeys(emission, keyCount: model.keys.count).map { key in
+                    action = .event(model.events[emission.event.index], values: emission.outputKeys(keyCount: model.keys.count).map { key in
                         let domain = model.layout.domains[key]
                         return domain.isEmpty ? Self.randomValue(for: model.keys[key], using: &rng) : domain[Int(rng.draw(below: UInt64(domain.count)))]
                     })

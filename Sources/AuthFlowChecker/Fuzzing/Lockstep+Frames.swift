@@ -3,14 +3,8 @@ import AuthFlow
 /// The lockstep run of a flow whose moves depend on its data (`authflow/2`): each event is decided
 /// by the one semantics on the frame, with the values the run sends.
 extension Lockstep {
-    /// The keys a step's output carries for `emission`, in the order an action lists their values:
-    /// the presence keys it adds (by id), then the valued keys it adds (in declaration order).
-    static func outputKeys(_ emission: FlowModel.Emission, keyCount: Int) -> [Int] {
-        (0..<keyCount).filter { emission.addKeys & (1 << UInt64($0)) != 0 } + emission.addValued
-    }
-
     /// Applies `.event(name, values)` to a data-dependent flow; `values` are the output keys' values
-    /// (``outputKeys(_:keyCount:)``), `nil` for simple defaults (a valued key's first value).
+    /// (``FlowModel/Emission/outputKeys(keyCount:)``), `nil` for simple defaults (a valued key's first value).
     mutating func applyByFrame(_ action: FuzzAction, event: EventID, name: String, values: [String]?) -> (applicable: Bool, outcome: FuzzOutcome?) {
         let state = Int(top.state)
         let layout = model.layout
@@ -25,7 +19,7 @@ extension Lockstep {
             return (true, refusal(of: name, accepted: accepted))
         }
         let emission = model.emissions[state][index]
-        let keys = Self.outputKeys(emission, keyCount: model.keys.count)
+        let keys = emission.outputKeys(keyCount: model.keys.count)
         if let values, values.count != keys.count { return (false, nil) }
         actions.append(action)
         let step = actions.count
@@ -46,28 +40,30 @@ extension Lockstep {
             steps.append(pathStep(event: name))
             return (true, refusal(of: name, accepted: accepted))
         }
-        let (effectKeys, effectValues) = model.applying(emission, branch: branch, keys: from.keys, values: from.packed)
-        guard let row = emission.rows.first(where: { $0.when?.holds(state: Int32(state), keys: effectKeys, values: effectValues, layout: layout) ?? true }) else {
+        // The model's move for the branch the values name: the one semantics decides where it leads.
+        let target: StateID
+        switch model.move(state: state, emission: index, branch: branch, keys: from.keys, values: from.packed).outcome {
+        case .illegal:
             steps.append(pathStep(event: name))
             return (true, refusal(of: name, accepted: accepted))
-        }
-        rowFired = true
-        if row.reset {
+        case .reset:
             let root = model.roots[variant]
             frames = [Frame(state: model.initial.rawValue, keys: root.keys, values: [:], event: nil, packed: root.values)]
             expected = [:]
-        } else {
+            target = model.initial
+        case let .push(to, childKeys, childValues):
             var set: [Int: String] = [:]
             for key in keys where !layout.isValued(key) { set[key] = sent[key] }
-            frames.append(Frame(state: row.to.rawValue, keys: effectKeys & ~row.clearKeys, values: set, event: name,
-                                packed: effectValues & ~row.clearValues))
+            frames.append(Frame(state: to.rawValue, keys: childKeys, values: set, event: name, packed: childValues))
             for (key, value) in set { expected[key] = value }
+            target = to
         }
+        rowFired = true
         steps.append(pathStep(event: name))
-        let target = model.states[row.to.index]
         if !accepted {
+            let resets = frames.count == 1 && target == model.initial
             return (true, violation(.divergence, state: from.state, event: name,
-                                    "\(subject) rejected \(name) from \(model.states[state]), which the spec \(row.reset ? "resets" : "sends") to \(target)"))
+                                    "\(subject) rejected \(name) from \(model.states[state]), which the spec \(resets ? "resets" : "sends") to \(model.states[target.index])"))
         }
         if let found = mismatch() {
             return (true, violation(.divergence, state: top.state, event: name, "after \(name), \(found.summary(subject: subject))", mismatch: found))
