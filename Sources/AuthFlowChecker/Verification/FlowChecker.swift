@@ -187,7 +187,7 @@ public enum FlowChecker {
             let exploration: RuntimeExploration
             if let driver {
                 exploration = RuntimeExplorer(model: model).explore(driver, depth: limits.depth, timeout: remaining)
-            } else if options.workers > 1 && model.isStatic {
+            } else if options.workers > 1 {
                 exploration = ParallelExplorer(model: model, workers: options.workers).explore(depth: limits.depth, timeout: remaining)
             } else {
                 exploration = RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: limits.depth, timeout: remaining)
