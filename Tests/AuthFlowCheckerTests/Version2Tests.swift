@@ -6,10 +6,7 @@ import Testing
 /// `authflow/2` as far as it has landed: loading, the one successor function, the complete checker.
 @Suite struct Version2Tests {
     static func load(_ json: String) throws(InvalidSpecError) -> FlowModel {
-        let result = SpecLoader.$readsVersion2.withValue(true) {
-            Result { () throws(InvalidSpecError) -> FlowModel in try SpecLoader.load(json: json) }
-        }
-        return try result.get()
+        try SpecLoader.load(json: json)
     }
 
     static func fixture() throws -> String {
@@ -37,19 +34,6 @@ import Testing
             frame = (target.index, keys, values)
         }
         return frame
-    }
-
-    @Test func aLoaderWithoutVersion2RefusesIt() throws {
-        let json = try Self.fixture()
-        let result = SpecLoader.$readsVersion2.withValue(false) {
-            Result { () throws(InvalidSpecError) -> FlowModel in try SpecLoader.load(json: json) }
-        }
-        do throws(InvalidSpecError) {
-            _ = try result.get()
-            Issue.record("an authflow/2 file loaded")
-        } catch {
-            #expect(error.first.message == "unsupported format 'authflow/2'; this version reads \"authflow/1\"")
-        }
     }
 
     @Test func theExampleLoadsWithOneRootPerVariant() throws {

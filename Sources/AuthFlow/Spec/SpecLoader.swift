@@ -16,9 +16,6 @@ import Foundation
 /// let model = try SpecLoader.load(file: "Specs/email-first.json")
 /// ```
 public enum SpecLoader {
-    /// Whether `authflow/2` files are read (on; a test turns it off to see a `/1`-only loader refuse them).
-    @TaskLocal package static var readsVersion2 = true
-
     /// The largest spec file accepted, in bytes (a limit, not a format rule).
     public static let defaultMaxBytes = 8 << 20
 
@@ -190,15 +187,15 @@ struct _SpecReader {
     mutating func spec(_ root: JSONNode) -> FlowSpec? {
         let path = JSONPath.root
         if case let .object(list) = root.value, let format = list.first(where: { $0.key == "format" }),
-           case .string("authflow/2") = format.value.value, SpecLoader.readsVersion2 {
+           case .string("authflow/2") = format.value.value {
             version = 2
         }
         let known = SpecKeys.topLevel(version: 2)
         guard let top = members(root, at: path, known: known, listed: SpecKeys.topLevel(version: version), what: "a spec") else { return nil }
 
         if let format = required(top, "format", at: path, container: root) {
-            if let text = string(format, at: path.member("format"), what: "format"), !SpecLoader.formats.contains(text) || (text == "authflow/2" && version != 2) {
-                let read = SpecLoader.formats.filter { $0 != "authflow/2" || SpecLoader.readsVersion2 }.map { "\"\($0)\"" }.joined(separator: ", ")
+            if let text = string(format, at: path.member("format"), what: "format"), !SpecLoader.formats.contains(text) {
+                let read = SpecLoader.formats.map { "\"\($0)\"" }.joined(separator: ", ")
                 fail(path.member("format"), format, "unsupported format '\(SpecLimits.shown(text))'; this version reads \(read)")
             }
         }
