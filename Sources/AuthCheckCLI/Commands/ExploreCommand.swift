@@ -56,8 +56,11 @@ enum ExploreCommand: Subcommand {
             var json = ReportRenderer.json(report)
             if report.verdict != .invalid, case let .object(object) = json {
                 let results = propertyResults(report, requested: settings.check.properties).map { result in
-                    JSON.object(JSONObject([("id", .string(result.property.id)), ("result", .string(result.status.rawValue)),
-                                            ("sites", .array(result.sites.map(JSON.string)))]))
+                    var members: [(String, JSON)] = [("id", .string(result.property.id)), ("result", .string(result.status.rawValue)),
+                                                     ("sites", .array(result.sites.map(JSON.string)))]
+                    // A spec's own always/never rule: what the runtime walk found on the frames it drove.
+                    if let walked = report.runtimeRules[result.property] { members.append(("runtimeWalk", .string(walked.rawValue))) }
+                    return JSON.object(JSONObject(members))
                 }
                 json = .object(JSONObject(object.members.map { ($0.key, $0.value) } + [("properties", .array(results))]))
             }
@@ -108,11 +111,19 @@ enum ExploreCommand: Subcommand {
             case .violated:
                 status = style.bad("violated")
                 detail = " at \(result.sites.joined(separator: ", "))"
+                switch report.runtimeRules[result.property] {
+                case .violated?: detail += " (the runtime walk breaks it too)"
+                case .violatedByRuntime?: detail += " (by the runtime: the spec keeps it)"
+                case .holds?: detail += " (no frame the runtime held on a stack of at most \(report.stats.depth) events breaks it)"
+                case nil: break
+                }
             case .incomplete: status = style.warn("incomplete")
             case .holds:
                 status = style.good("holds")
                 if result.property == .undoMismatch || result.property == .divergence {
                     detail = " on every stack of at most \(report.stats.depth) events"
+                } else if report.runtimeRules[result.property] != nil {
+                    detail = ", and on every frame the runtime held on every stack of at most \(report.stats.depth) events"
                 }
             }
             lines.append("  \(result.property.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(status)\(detail)")

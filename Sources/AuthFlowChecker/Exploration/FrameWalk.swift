@@ -66,6 +66,10 @@ struct FrameWalk<Driver: FlowDriver> {
     /// Configurations whose reset moves were driven: a reset cannot be undone, so each is driven once,
     /// at the shallowest stack that reaches its configuration, and the path replayed after it.
     var resetProbed: Set<Configuration> = []
+    /// The spec's own `always`/`never` rules, checked on every frame the walk drives (``FrameWalk+Rules``).
+    let rules: RuleCheck
+    /// Per rule: the path length of the occurrence kept so far.
+    var ruleFound: [Int32]
 
     /// The values the walk sends: a valued key's value in a branch, a presence key's token.
     final class ValueSender {
@@ -103,6 +107,8 @@ struct FrameWalk<Driver: FlowDriver> {
         self.valuedBits = (0..<model.keys.count).reduce(0) { layout.isValued($1) ? $0 | 1 << UInt64($1) : $0 }
         self.sender = ValueSender(layout: layout, keys: model.keys.count)
         self.emissionEvents = model.emissions.map { $0.map(\.event) }
+        self.rules = RuleCheck(model: model)
+        self.ruleFound = Array(repeating: .max, count: rules.rules.count)
     }
 
     func result() -> RuntimeExploration {
@@ -243,6 +249,7 @@ struct FrameWalk<Driver: FlowDriver> {
             report(.undoMismatch, state: child.state, event: child.event, trigger: .undo, mismatch: found) { model in
                 "after undoing \(model.events[Int(child.event)]) from \(model.states[Int(child.state)]), \(problem)"
             }
+            if accepted { checkRulesOnRuntime(trigger: .undo, mismatch: found) }
             nodes.removeLast()
             resync()
         }
@@ -296,10 +303,12 @@ struct FrameWalk<Driver: FlowDriver> {
             report(.divergence, state: node.state, event: node.event, mismatch: found) { model in
                 node.event < 0 ? "at the start, \(problem)" : "after \(model.events[Int(node.event)]), \(problem)"
             }
+            checkRulesOnRuntime(trigger: nil, mismatch: found)
             if nodes.count > 1 { dropTop() }
             resync()
             return
         }
+        checkRules(state: node.state, keys: node.keys, values: node.values)
         let successors = buffers[top]
         let count = successors.count
         let events = emissionEvents[state]
@@ -336,6 +345,7 @@ struct FrameWalk<Driver: FlowDriver> {
                             offered ? "\(subject) accepted \(model.events[event.index]) in \(model.states[state]) with values no row takes"
                                 : "\(subject) accepted \(model.events[event.index]) in \(model.states[state]), where the step does not offer it"
                         }
+                        checkRulesOnRuntime(trigger: .event(event.rawValue))
                         resync()
                         return
                     }
@@ -345,6 +355,7 @@ struct FrameWalk<Driver: FlowDriver> {
                         report(.undoMismatch, state: node.state, event: event.rawValue, trigger: .event(event.rawValue), mismatch: found) { model in
                             "rejecting \(model.events[event.index]) changed \(subject): \(problem)"
                         }
+                        checkRulesOnRuntime(trigger: .event(event.rawValue), mismatch: found)
                         resync()
                         return
                     }
@@ -371,6 +382,7 @@ struct FrameWalk<Driver: FlowDriver> {
                     report(.divergence, state: node.state, event: event.rawValue, trigger: .event(event.rawValue), mismatch: found) { model in
                         "after \(model.events[event.index]), which starts the flow again, \(problem)"
                     }
+                    checkRulesOnRuntime(trigger: .event(event.rawValue), mismatch: found)
                 }
                 resync()
             }
@@ -385,6 +397,7 @@ struct FrameWalk<Driver: FlowDriver> {
                 report(.divergence, state: node.state, event: -1, trigger: .forbiddenBack) { model in
                     "\(subject) let the user go back from \(model.states[state]), which the spec forbids"
                 }
+                checkRulesOnRuntime(trigger: .forbiddenBack)
                 resync()
             } else if !matches(node) {
                 let found = mismatch(node)
@@ -392,6 +405,7 @@ struct FrameWalk<Driver: FlowDriver> {
                 report(.undoMismatch, state: node.state, event: -1, trigger: .forbiddenBack, mismatch: found) { _ in
                     "a refused back changed \(subject): \(problem)"
                 }
+                checkRulesOnRuntime(trigger: .forbiddenBack, mismatch: found)
                 resync()
             }
         }
@@ -439,6 +453,13 @@ struct FrameWalk<Driver: FlowDriver> {
     mutating func report(_ property: Property, state: Int32, event: Int32, trigger: WalkTrigger? = nil,
                          mismatch: FrameMismatch? = nil, _ message: (FlowModel) -> String) {
         let site = Site(property: property, state: model.states[Int(state)], event: event < 0 ? nil : model.events[Int(event)])
+        record(site, state: site.state ?? "", trigger: trigger, mismatch: mismatch, message)
+    }
+
+    /// Records a violation of `site` in `state` (named), found at the current path (then `trigger`), keeping
+    /// the shortest (then first in variant and move order) occurrence.
+    mutating func record(_ site: Site, state: String, trigger: WalkTrigger?, mismatch: FrameMismatch?,
+                         _ message: (FlowModel) -> String) {
         var order = [Int32(nodes.count - 1 + (trigger == nil ? 0 : 1)), Int32(variant)]
         for node in nodes.dropFirst() { order.append(node.via) }
         if let existing = sites[site], !order.lexicographicallyPrecedes(existing.order) { return }
@@ -462,8 +483,7 @@ struct FrameWalk<Driver: FlowDriver> {
         var text = message(model)
         if model.roots.count > 1 { text += " (variant \(model.variantNames[variant]))" }
         sites[site] = FoundViolation(order: order, violation: Violation(
-            property: property, state: model.states[Int(state)], event: event < 0 ? nil : model.events[Int(event)],
-            message: text, path: path, mismatch: mismatch))
+            property: site.property, state: state, event: site.event, message: text, path: path, mismatch: mismatch))
     }
 
     /// The values the model expects in `node`, as a report shows them: tokens `#N`, domain values, counts, config; secrets redacted.

@@ -7,7 +7,8 @@ import Foundation
 /// every legal event is sent, checked, explored and undone; illegal events are sent and must be
 /// rejected without change; back is tried where the spec forbids it and must be refused. The
 /// runtime's state, history height, data values and enabled events are compared with the model
-/// after every move. Only siblings can push the same frame, so children are deduplicated and no
+/// after every move, and the spec's own `always`/`never` rules are checked on every frame the
+/// runtime holds (``RuleCheck``). Only siblings can push the same frame, so children are deduplicated and no
 /// visited set is kept: memory is proportional to the depth.
 ///
 /// Runtime paths are found depth-first, but every stack within the bound is visited, so keeping
@@ -30,11 +31,14 @@ package struct RuntimeExplorer: Sendable {
     let table: MoveTable
     /// What the walk asks the implementation and what it calls it.
     let traits: DriverTraits
+    /// The spec's own `always`/`never` rules, checked on every frame the walk drives.
+    let rules: RuleCheck
 
     /// An explorer of `model`; `traits` say what the walk may ask the implementation (by default, everything the built-in runtime answers).
     init(model: FlowModel, traits: DriverTraits) {
         self.model = model
         self.traits = traits
+        self.rules = RuleCheck(model: model)
         // For each state and move, the masks that make the move push the same frame as an earlier sibling.
         let duplicateMasks = model.moves.map { moves in
             moves.indices.map { j in

@@ -42,9 +42,12 @@ extension Walk {
             report(.divergence, state: node.state, event: node.event, mismatch: found) { model in
                 node.event < 0 ? "at the start, \(problem)" : "after \(model.events[Int(node.event)]), \(problem)"
             }
+            if checksRules { checkRulesOnRuntime(trigger: nil, mismatch: found) }
             if nodes.count > 1 { prune() } else { resync() }
             return
         }
+        // The runtime holds the spec's frame: the team's rules are checked on it (every frame, before any probe).
+        if checksRules { checkRules(state: node.state, keys: node.keys) }
         // An app is probed (events with no row, back where the spec forbids it) once per
         // configuration, at the shallowest stack that reaches it, and replayed afterwards: a
         // refused probe may change what the app keeps hidden, and every counterexample must
@@ -70,6 +73,7 @@ extension Walk {
                     report(.divergence, state: node.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
                         "\(subject) accepted \(model.events[event.index]) in \(model.states[state]), which has no transition"
                     }
+                    if checksRules { checkRulesOnRuntime(trigger: .event(event.rawValue)) }
                     resync()
                     // An app's every wrong answer at this node is a site of its own: probe the rest too.
                     if readsInternals { return } else { continue }
@@ -81,6 +85,7 @@ extension Walk {
                     report(.undoMismatch, state: node.state, event: event.rawValue, trigger: .event(event.rawValue), mismatch: found) { model in
                         "rejecting \(model.events[event.index]) changed \(subject): \(problem)"
                     }
+                    if checksRules { checkRulesOnRuntime(trigger: .event(event.rawValue), mismatch: found) }
                     resync()
                     if readsInternals { return }
                 }
@@ -98,6 +103,7 @@ extension Walk {
                 report(.divergence, state: node.state, event: -1, trigger: .forbiddenBack) { model in
                     "\(subject) let the user go back from \(model.states[state]), which the spec forbids"
                 }
+                if checksRules { checkRulesOnRuntime(trigger: .forbiddenBack) }
                 resync()
             } else if !matches(state: node.state, keys: node.keys) {
                 let subject = self.subject
@@ -106,6 +112,7 @@ extension Walk {
                 report(.undoMismatch, state: node.state, event: -1, trigger: .forbiddenBack, mismatch: found) { _ in
                     "a refused back changed \(subject): \(problem)"
                 }
+                if checksRules { checkRulesOnRuntime(trigger: .forbiddenBack, mismatch: found) }
                 resync()
             }
         }
@@ -135,6 +142,13 @@ extension Walk {
     mutating func report(_ property: Property, state: Int32, event: Int32, trigger: WalkTrigger? = nil,
                          mismatch: FrameMismatch? = nil, _ message: (FlowModel) -> String) {
         let site = Site(property: property, state: model.states[Int(state)], event: event < 0 ? nil : model.events[Int(event)])
+        record(site, state: site.state ?? "", trigger: trigger, mismatch: mismatch, message)
+    }
+
+    /// Records a violation of `site` in `state` (named), found at the current path (then `trigger`),
+    /// keeping the shortest (then first) occurrence; `message` is only evaluated when this occurrence is kept.
+    mutating func record(_ site: Site, state: String, trigger: WalkTrigger?, mismatch: FrameMismatch?,
+                         _ message: (FlowModel) -> String) {
         var order = [Int32(nodes.count - 1 + (trigger == nil ? 0 : 1))]
         order.reserveCapacity(nodes.count)
         for node in nodes.dropFirst() { order.append(node.viaMove) }
@@ -158,8 +172,7 @@ extension Walk {
         case nil: break
         }
         sites[site] = FoundViolation(order: order, violation: Violation(
-            property: property, state: model.states[Int(state)], event: event < 0 ? nil : model.events[Int(event)],
-            message: message(model), path: path, mismatch: mismatch))
+            property: site.property, state: state, event: site.event, message: message(model), path: path, mismatch: mismatch))
     }
 
     /// The values the model expects after step `i` of the current path, secrets redacted.

@@ -15,6 +15,11 @@ struct Walk<Driver: FlowDriver> {
     let readsInternals: Bool
     /// What findings call the implementation.
     let subject: String
+    /// The spec's own `always`/`never` rules, and whether there are any (a `/1` walk never looks further).
+    let rules: RuleCheck
+    let checksRules: Bool
+    /// Per rule: the path length of the occurrence kept so far (longer ones are skipped without building their order).
+    var ruleFound: [Int32]
     var nodes: PointerStack<WalkNode>
     let expected: UnsafeMutablePointer<Int>  // expected token per key (-1: absent)
     var log: PointerStack<ExpectedChange>
@@ -45,6 +50,9 @@ struct Walk<Driver: FlowDriver> {
         self.expected = memory.expected
         self.readsInternals = explorer.traits.readsInternals
         self.subject = explorer.traits.subject
+        self.rules = explorer.rules
+        self.checksRules = !explorer.rules.isEmpty
+        self.ruleFound = Array(repeating: .max, count: explorer.rules.rules.count)
     }
 
     /// The walk's findings, violations in breadth-first order.
@@ -220,6 +228,7 @@ struct Walk<Driver: FlowDriver> {
                 userBack ? "after back from \(model.states[Int(child.state)]) (entered by \(model.events[Int(child.event)])), \(problem)"
                     : "after undoing \(model.events[Int(child.event)]) from \(model.states[Int(child.state)]), \(problem)"
             }
+            if checksRules { checkRulesOnRuntime(trigger: .undo, mismatch: found) }
             nodes.removeLast()
             resync()
         }

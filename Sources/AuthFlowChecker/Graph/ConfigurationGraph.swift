@@ -234,23 +234,11 @@ package struct ConfigurationGraph: Sendable {
         dataText(keys: configurations[i].keys, values: configurations[i].values)
     }
 
-    /// The data `(keys, values)` as messages print it.
-    func dataText(keys: UInt64, values: UInt64) -> String {
-        "{" + dataEntries(keys: keys, values: values).map { key, value in value.map { "\(key)=\($0)" } ?? key }.joined(separator: ", ") + "}"
-    }
+    /// The data `(keys, values)` as messages print it (``FlowModel/dataText(keys:values:)``).
+    func dataText(keys: UInt64, values: UInt64) -> String { model.dataText(keys: keys, values: values) }
 
     /// The keys present (and counters) with the value of each valued key or counter (`nil` for a presence key).
-    func dataEntries(keys: UInt64, values: UInt64) -> [(key: String, value: String?)] {
-        let layout = model.layout
-        return model.keys.indices.compactMap { k in
-            guard layout.isCounter(k) || keys & (1 << UInt64(k)) != 0 else { return nil }
-            guard case .presence = layout.kinds[k] else {
-                let shown = model.secrets.contains(KeyID(k)) ? FlowReport.redacted : layout.shown(k, keys: keys, values: values)
-                return (model.keys[k], shown)
-            }
-            return (model.keys[k], nil)
-        }
-    }
+    func dataEntries(keys: UInt64, values: UInt64) -> [(key: String, value: String?)] { model.dataEntries(keys: keys, values: values) }
 
     /// The variant configuration `position` was reached in: the config values of the root its path starts from.
     ///

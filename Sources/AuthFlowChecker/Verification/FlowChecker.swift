@@ -57,6 +57,12 @@ public struct CheckReport: Sendable {
     public var secrets: Set<String>
     /// The spec's own properties (`properties`), in declaration order: reports list them after the built-in ones.
     public var userProperties: [Property] = []
+    /// What the runtime walk found for each of the spec's own `always`/`never` properties it checked, on
+    /// every frame it drove (empty when the walk did not run): whether some frame broke it.
+    ///
+    /// A rule the complete checker finds broken is reported once, with the checker's counterexample
+    /// (the shortest); a rule only the runtime breaks is reported with the walk's.
+    public var runtimeRules: [Property: RuntimeRuleResult] = [:]
 
     /// Every property the report speaks of: the built-in ones, then the spec's own.
     public var properties: [Property] { Property.builtIn + userProperties }
@@ -135,8 +141,9 @@ public enum FlowChecker {
     /// Checks a validated model.
     ///
     /// The report's stack count is the same whichever properties are checked: when `options`
-    /// leave out both runtime properties, the runtime walk does not run and the stacks it would
-    /// drive are counted from the model instead (``FlowCoverage``).
+    /// leave out both runtime properties and the spec's own `always`/`never` rules (which the walk
+    /// checks on every frame the runtime holds), the runtime walk does not run and the stacks it
+    /// would drive are counted from the model instead (``FlowCoverage``).
     /// - Parameters:
     ///   - model: the flow.
     ///   - source: how reports name it (its file path).
@@ -162,25 +169,31 @@ public enum FlowChecker {
         var options = options
         options.properties = (options.properties ?? Set(Property.all(of: model))).subtracting([.undoMismatch, .divergence])
         let result = run(model, source: source, options: options, driver: nil, normalise: normalise,
-                         start: start ?? clock.now(), clock: clock)
+                         start: start ?? clock.now(), clock: clock, walks: false)
         guard let coverage = result.coverage else { preconditionFailure("a run without the runtime walk counts coverage") }
         return (result.report, coverage)
     }
 
     /// The check, and the coverage count when the runtime walk did not run.
+    ///
+    /// The runtime walk runs when a runtime property is checked, or one of the spec's own `always`/`never`
+    /// rules (which the runtime can break where the spec keeps them), unless `walks` is false (coverage).
     static func run(_ model: FlowModel, source: String, options: CheckOptions, driver: (any FlowDriver)?,
-                    normalise: ((String) -> String)?, start: Date, clock: CheckClock) -> (report: CheckReport, coverage: FlowCoverage?) {
+                    normalise: ((String) -> String)?, start: Date, clock: CheckClock,
+                    walks: Bool = true) -> (report: CheckReport, coverage: FlowCoverage?) {
         let limits = options.limits
         // One search of the configuration graph serves the spec properties and, without the runtime walk, the stack count.
         // Limits run on the wall clock from when the check began, whatever clock the report's seconds come from.
         let wallStart = Date().addingTimeInterval(-clock.seconds(since: start))
-        let runtimeWalk = options.includes(.undoMismatch) || options.includes(.divergence)
+        let rules = RuleCheck(model: model).properties.filter(options.includes)
+        let runtimeWalk = walks && (options.includes(.undoMismatch) || options.includes(.divergence) || !rules.isEmpty)
         let graph = ConfigurationGraph(model: model, limits: limits, start: wallStart, edges: !runtimeWalk)
         let verification = ModelChecker.verify(graph)
         var violations = verification.violations.filter { options.includes($0.property) }
         var stoppedBy = verification.stoppedBy
         var stats = Stats(states: verification.states, configurations: verification.configurations, depth: limits.depth)
         var coverage: FlowCoverage?
+        var runtimeRules: [Property: RuntimeRuleResult] = [:]
         /// The user's limit for a stop by timeout, not the time left of it when the stage began.
         func userLimit(_ reason: StopReason?) -> StopReason? {
             if case .timeout? = reason, let timeout = limits.timeout { return .timeout(seconds: timeout) }
@@ -197,7 +210,13 @@ public enum FlowChecker {
             } else {
                 exploration = RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: limits.depth, timeout: remaining)
             }
-            violations += exploration.violations.filter { options.includes($0.property) }
+            // A rule the complete checker found broken keeps the checker's counterexample, the shortest: reported once.
+            let decided = Set(violations.map(\.property).filter(\.isUserDefined))
+            let found = exploration.violations.filter { options.includes($0.property) }
+            violations += found.filter { !decided.contains($0.property) }
+            for rule in rules {
+                runtimeRules[rule] = !found.contains { $0.property == rule } ? .holds : decided.contains(rule) ? .violated : .violatedByRuntime
+            }
             stats.stacks = exploration.stacks
             stoppedBy = stoppedBy ?? userLimit(exploration.stoppedBy)
         } else {
@@ -231,7 +250,18 @@ public enum FlowChecker {
         let report = CheckReport(spec: source, name: model.name, verdict: verdict, violations: violations,
                                  lint: verification.lint, stats: stats, stoppedBy: stoppedBy, error: nil,
                                  warnings: model.warnings + UnemittedRows.warnings(model), strict: options.strict,
-                                 secrets: Set(model.names(of: model.secrets)), userProperties: Property.userProperties(of: model))
+                                 secrets: Set(model.names(of: model.secrets)), userProperties: Property.userProperties(of: model),
+                                 runtimeRules: runtimeRules)
         return (report, coverage)
     }
+}
+
+/// What the runtime walk found for one of the spec's own `always`/`never` properties (``CheckReport/runtimeRules``).
+public enum RuntimeRuleResult: String, Hashable, Sendable {
+    /// No frame the runtime held on the walk breaks it.
+    case holds
+    /// Some frame the runtime held on the walk breaks it, and so does the spec: the report shows the complete checker's counterexample.
+    case violated
+    /// Some frame the runtime held on the walk breaks it, where the spec keeps it: the report shows the walk's counterexample.
+    case violatedByRuntime = "violated-by-runtime"
 }

@@ -29,9 +29,8 @@ extension ModelChecker {
                 open.remove(p)
                 let rule = model.properties[p]
                 let state = model.states[Int(configuration.state)]
-                let says = rule.kind == .always ? "always \(rule.text), but \(state) is reached with the data \(graph.dataText(i)), where it does not hold"
-                                                : "never \(rule.text), but \(state) is reached with the data \(graph.dataText(i)), where it holds"
-                found.append((Int32(i), Violation(property: properties[p], state: state, message: "\(rule.id) says \(says)",
+                found.append((Int32(i), Violation(property: properties[p], state: state,
+                                                  message: RuleCheck.message(rule, state: state, data: graph.dataText(i)),
                                                   path: graph.path(to: Int32(i)))))
             }
             for p in reachable where !satisfiedIn[p].contains(Int(root[i])) {
