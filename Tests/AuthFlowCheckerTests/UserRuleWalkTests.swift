@@ -1,6 +1,7 @@
 import AuthCheckTestSupport
 import AuthFlow
 @testable import AuthFlowChecker
+import PropertyTesting
 import Testing
 
 /// The lockstep walk checks the spec's own `always`/`never` rules on every frame it drives
@@ -134,6 +135,48 @@ import Testing
         #expect(RuleCheck(model: model).isEmpty)
         // reachable rules are the checker's alone: the walk has nothing to check in lockout-variant.
         #expect(RuleCheck(model: try Files.model(Self.fixture("lockout-variant"))).isEmpty)
+    }
+
+    @Test func aRuleIsTestedInAStateExactlyWhereSomeDataBreaksItAndItsMasksAgreeWithItsCondition() throws {
+        // Random conditions over mfa-skip's 3 presence keys and 5 states, each as a never and as an always rule.
+        let layout = try Files.model(Self.fixture("mfa-skip")).layout
+        var rng = SeededGenerator(seed: 16)
+        func random(_ depth: Int) -> Condition {
+            switch rng.draw(below: depth == 0 ? 3 : 6) {
+            case 0: return .present(Int(rng.draw(below: 3)))
+            case 1: return .absent(Int(rng.draw(below: 3)))
+            case 2: return .at(Set((0..<Int32(5)).filter { _ in rng.draw(below: 2) == 0 }))
+            case 3: return .not(random(depth - 1))
+            case 4: return .all((0..<rng.draw(below: 4)).map { _ in random(depth - 1) })
+            default: return .any((0..<rng.draw(below: 4)).map { _ in random(depth - 1) })
+            }
+        }
+        var tests: [RuleCheck.Test: Int] = [:]
+        for _ in 0..<500 {
+            let condition = random(4)
+            for state in Int32(0)..<5 {
+                for always in [false, true] {
+                    let broken = RuleCheck.normal(RuleCheck.deciding(condition, in: state), negated: always)
+                    let (test, a, b) = RuleCheck.test(broken)
+                    let candidate: Bool
+                    if case let .any(list) = broken, list.isEmpty { candidate = false } else { candidate = true }
+                    if candidate { tests[test, default: 0] += 1 }
+                    for keys in UInt64(0)..<8 {
+                        let expected = condition.holds(state: state, keys: keys, values: 0, layout: layout) != always
+                        let got: Bool
+                        switch test {
+                        case _ where !candidate: got = false
+                        case .masks: got = keys & a == a && keys & b == 0
+                        case .someMask: got = keys & a != 0 || keys & b != b
+                        case .whole: got = broken.holds(state: state, keys: keys, values: 0, layout: layout)
+                        }
+                        #expect(got == expected, "\(always ? "always" : "never") \(condition) in state \(state) with keys \(keys)")
+                    }
+                }
+            }
+        }
+        // Every way of testing was exercised.
+        #expect(Set(tests.keys) == [.masks, .someMask, .whole], "\(tests)")
     }
 
     // MARK: A runtime that breaks a rule the spec keeps

@@ -5,16 +5,21 @@ import AuthFlow
 /// the driver where an action left the runtime elsewhere.
 extension FrameWalk {
     /// Checks the rules on the frame of the node just entered, which the runtime holds.
+    /// Only the rules the data could break in `state` are evaluated (none, in most states of most flows).
     @inline(__always)
     mutating func checkRules(state: Int32, keys: UInt64, values: UInt64) {
         if rules.isEmpty { return }
-        checkEachRule(state: state, keys: keys, values: values)
+        let range = rules.candidateRange(state)
+        if range.isEmpty { return }
+        checkEachRule(range, state: state, keys: keys, values: values)
     }
 
     @inline(never)
-    mutating func checkEachRule(state: Int32, keys: UInt64, values: UInt64) {
+    mutating func checkEachRule(_ range: Range<Int>, state: Int32, keys: UInt64, values: UInt64) {
         let length = Int32(nodes.count - 1)
-        for r in rules.indices where ruleFound[r] >= length && rules.breaks(r, state: state, keys: keys, values: values) {
+        for i in range {
+            let r = rules.candidateRules[i]
+            guard ruleFound[r] >= length && rules.breaksCandidate(i, state: state, keys: keys, values: values) else { continue }
             ruleFound[r] = length
             let rules = self.rules
             record(Site(property: rules.properties[r], state: nil), state: model.states[Int(state)], trigger: nil, mismatch: nil) { model in

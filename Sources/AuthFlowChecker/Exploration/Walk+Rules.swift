@@ -12,7 +12,9 @@ extension Walk {
     @inline(never)
     mutating func checkRules(state: Int32, keys: UInt64) {
         let length = Int32(nodes.count - 1)
-        for r in rules.indices where ruleFound[r] >= length && rules.breaks(r, state: state, keys: keys, values: 0) {
+        for i in rules.candidateRange(state) {
+            let r = rules.candidateRules[i]
+            guard ruleFound[r] >= length && rules.breaksCandidate(i, state: state, keys: keys, values: 0) else { continue }
             ruleFound[r] = length
             let rules = self.rules
             record(Site(property: rules.properties[r], state: nil), state: model.states[Int(state)], trigger: nil, mismatch: nil) { model in
