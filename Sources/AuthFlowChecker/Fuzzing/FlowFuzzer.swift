@@ -6,7 +6,8 @@ import PropertyTesting
 ///
 /// Each run walks up to `maxSteps` actions chosen among the enabled events, back (where the spec
 /// allows it) and events with no transition (which must be rejected without change), with random
-/// values for the data each event adds. Every property of section 3 is checked after every step.
+/// values for the data each event adds. Every property of section 3, and the spec's own `always`/`never`
+/// rules, are checked after every step.
 /// A failure is shrunk by ``PathShrinker``, guided by the model's shortest routes and loops,
 /// replaying each candidate through the runtime, until no smaller failing path is found.
 ///
@@ -18,6 +19,8 @@ public struct FlowFuzzer {
     public let model: FlowModel
     let makeDriver: () -> any FlowDriver
     let rules: SiteRules
+    /// The spec's own `always`/`never` rules, checked after every step.
+    let userRules: RuleCheck
     /// What the runs may ask the driver and what they call it (``DriverTraits``).
     let traits: DriverTraits
     /// Per state: the events it does not emit, which runs also send when ``traits`` probe every event.
@@ -35,6 +38,7 @@ public struct FlowFuzzer {
         self.model = model
         self.makeDriver = makeDriver
         self.rules = SiteRules(model: model)
+        self.userRules = RuleCheck(model: model)
         self.traits = traits
         self.unemitted = model.emissions.map { emissions in
             guard traits.probesEveryEvent else { return [] }
@@ -75,7 +79,8 @@ public struct FlowFuzzer {
                                   seconds: clock.seconds(since: clockStart), stoppedBy: .timeout(seconds: timeout))
             }
             var rng = SeededGenerator(seed: Self.runSeed(options.seed, run: run))
-            var lockstep = Lockstep(rules: rules, driver: makeDriver(), properties: options.properties, traits: traits, frameMoves: frameMoves)
+            var lockstep = Lockstep(rules: rules, userRules: userRules, driver: makeDriver(), properties: options.properties, traits: traits,
+                                    frameMoves: frameMoves)
             // Each run drives one variant, drawn from its seed.
             var outcome = lockstep.start(variant: model.roots.count > 1 ? Int(rng.draw(below: UInt64(model.roots.count))) : 0)
             coverage.enter(Int(lockstep.top.state))
@@ -192,7 +197,8 @@ public struct FlowFuzzer {
     /// Replays `path` from the root; returns the first violation, or nil when the path is clean or not applicable.
     /// - Parameter variant: the `authflow/2` variant to run it in (an index of ``FlowModel/variantNames``).
     public func replay(_ path: [FuzzAction], properties: Set<Property>? = nil, variant: Int = 0) -> FuzzOutcome? {
-        var lockstep = Lockstep(rules: rules, driver: makeDriver(), properties: properties, traits: traits, frameMoves: frameMoves)
+        var lockstep = Lockstep(rules: rules, userRules: userRules, driver: makeDriver(), properties: properties, traits: traits,
+                                frameMoves: frameMoves)
         if let outcome = lockstep.start(variant: variant) { return outcome }
         for action in path {
             let (applicable, outcome) = lockstep.apply(action)
@@ -219,10 +225,15 @@ public struct FlowFuzzer {
 
     /// The shortest counterexample length of `site` that the complete checker, or the exhaustive walk
     /// up to `depth` events (for at most two seconds), knows.
+    ///
+    /// The spec's own rules are decided on the graph too: a rule the spec breaks has the checker's
+    /// shortest; one only the runtime breaks, the walk's (which checks the rules on every frame it drives).
     func shortestKnown(_ site: Site, within depth: Int, graph: ConfigurationGraph) -> Int? {
-        if Property.specProperties.contains(site.property) {
-            return ModelChecker.verify(graph).violations.first { $0.site == site }?.length
+        if Property.specProperties.contains(site.property) || site.property.isUserDefined,
+           let decided = ModelChecker.verify(graph).violations.first(where: { $0.site == site }) {
+            return decided.length
         }
+        if Property.specProperties.contains(site.property) { return nil }
         let walk = RuntimeExplorer(model: model, traits: traits).explore(makeDriver(), depth: depth, timeout: 2)
         return walk.violations.first { $0.site == site }?.length
     }

@@ -127,6 +127,6 @@ extension Lockstep {
            let found = violation(property, state: top.state, event: nil, frameMoves.stuckMessage(property, at: Int(i))) {
             return found
         }
-        return nil
+        return checkUserRules()
     }
 }

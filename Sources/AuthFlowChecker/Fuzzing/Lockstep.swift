@@ -3,7 +3,10 @@ import AuthFlow
 /// Runs actions through a runtime and the model side by side, checking every property after every step.
 ///
 /// The random walker and replay share it, so a saved path replays through exactly the code
-/// that found it.
+/// that found it. The spec's own `always`/`never` rules are checked on every frame, as the walk checks
+/// them (``RuleCheck``): on the spec's frame where the runtime holds it; where the runtime holds
+/// another, the run reports the `divergence` or `undo-mismatch` when that is checked, and otherwise
+/// (`--property` a rule) the rule the runtime's frame breaks, read through the driver.
 struct Lockstep {
     struct Frame {
         var state: Int32
@@ -16,6 +19,8 @@ struct Lockstep {
     let model: FlowModel
     let driver: any FlowDriver
     let rules: SiteRules
+    /// The spec's own `always`/`never` rules.
+    let userRules: RuleCheck
     let properties: Set<Property>?
     /// What the run may ask the driver and what it calls it (``DriverTraits``).
     let traits: DriverTraits
@@ -37,9 +42,10 @@ struct Lockstep {
     var rowFired = false
 
     /// A lockstep run of `driver` against `rules.model` (the rules are computed once per fuzzer, not per run).
-    init(rules: SiteRules, driver: any FlowDriver, properties: Set<Property>?, traits: DriverTraits = .runtime,
-         frameMoves: FrameMoves? = nil) {
+    init(rules: SiteRules, userRules: RuleCheck? = nil, driver: any FlowDriver, properties: Set<Property>?,
+         traits: DriverTraits = .runtime, frameMoves: FrameMoves? = nil) {
         self.model = rules.model
+        self.userRules = userRules ?? RuleCheck(model: rules.model)
         self.traits = traits
         self.driver = driver
         self.properties = properties
@@ -191,13 +197,52 @@ struct Lockstep {
         for site in rules.stateSites(state) {
             if let found = violation(site.property, state: top.state, event: site.event, site.message) { return found }
         }
+        return checkUserRules()
+    }
+
+    /// The first of the spec's own rules the top frame (which the runtime holds) breaks, unless seen or filtered out.
+    mutating func checkUserRules() -> FuzzOutcome? {
+        for i in userRules.candidateRange(top.state) where userRules.breaksCandidate(i, state: top.state, keys: top.keys, values: top.packed) {
+            let r = userRules.candidateRules[i]
+            let name = model.states[Int(top.state)]
+            let message = userRules.message(r, state: name, keys: top.keys, values: top.packed)
+            if let found = ruleViolation(r, state: name, message) { return found }
+        }
         return nil
     }
 
+    /// The first of the spec's own rules that the frame the runtime holds breaks, where it holds another than the
+    /// spec's (read through the driver), unless seen or filtered out.
+    mutating func checkUserRulesOnRuntime() -> FuzzOutcome? {
+        guard !userRules.isEmpty, let frame = userRules.frame(of: driver, root: model.roots[variant]) else { return nil }
+        let name = userRules.stateName(frame.state, of: driver)
+        for r in userRules.indices where userRules.breaks(r, state: frame.state, keys: frame.keys, values: frame.values) {
+            let message = userRules.message(r, state: name, keys: frame.keys, values: frame.values, subject: subject)
+            if let found = ruleViolation(r, state: name, message, mismatch: mismatch()) { return found }
+        }
+        return nil
+    }
+
+    /// A violation of rule `r` at the current path, in `state` (named), unless seen or filtered out.
+    mutating func ruleViolation(_ r: Int, state: String, _ message: String, mismatch: FrameMismatch? = nil) -> FuzzOutcome? {
+        let property = userRules.properties[r]
+        let site = Site(property: property, state: nil)
+        guard includes(property), seen.insert(site).inserted else { return nil }
+        var text = message
+        if model.roots.count > 1 { text += " (variant \(model.variantNames[variant]))" }
+        let violation = Violation(property: property, state: state, message: text, path: steps, mismatch: mismatch)
+        return FuzzOutcome(violation: violation, site: site, actions: actions, variant: variant)
+    }
+
     /// A violation at the current path, unless the site was already reported in this run or its property is filtered out.
+    ///
+    /// A runtime property that is filtered out gives way to the rules the runtime's frame breaks, if any
+    /// (the runtime is where it disagrees with the spec, and a rule may be all that is checked).
     mutating func violation(_ property: Property, state: Int32, event: String?, _ message: String,
                             mismatch: FrameMismatch? = nil) -> FuzzOutcome? {
-        guard includes(property) else { return nil }
+        guard includes(property) else {
+            return property == .divergence || property == .undoMismatch ? checkUserRulesOnRuntime() : nil
+        }
         let site = Site(property: property, state: model.states[Int(state)], event: event)
         guard seen.insert(site).inserted else { return nil }
         var text = message

@@ -6,7 +6,7 @@
 /// in: the shrinker keeps what the replay really walked. Rounds repeat while one improves, each in
 /// these passes, the ones that can remove the most first:
 /// 1. with a ``ShrinkGuide`` (the model), take the shortest routes the configuration graph knows
-///    to the failing state, then to every frame the path visits (keeping the rest of the path),
+///    to the failing state (for a spec's own rule, to the nearest configurations that break it), then to every frame the path visits (keeping the rest of the path),
 ///    and delete every loop (a segment that starts and ends in the same undo stack);
 /// 2. delete contiguous blocks: half the path, halving while longer than 8 steps, then every
 ///    length from 8 down to 1 (so a detour that only goes as a pair or a triple is removed);
@@ -52,7 +52,7 @@ struct PathShrinker {
         var improved = true
         while improved && replays < maxReplays {
             improved = false
-            if let guide, guided(guide, site: outcome.site, current: { best.actions }, attempt) { improved = true }
+            if let guide, guided(guide, site: outcome.site, variant: outcome.variant, current: { best.actions }, attempt) { improved = true }
             // Delete blocks: halving while long, then every length from 8 down to 1.
             var sizes: [Int] = []
             var size = best.actions.count / 2
@@ -90,12 +90,15 @@ struct PathShrinker {
 
     /// The model-guided pass: shortest routes to the failing state, shorter prefixes, loops removed.
     /// `current` reads the best path so far, which `attempt` replaces when a candidate is kept.
-    private func guided(_ guide: ShrinkGuide, site: Site, current: () -> [FuzzAction],
+    private func guided(_ guide: ShrinkGuide, site: Site, variant: Int, current: () -> [FuzzAction],
                         _ attempt: ([FuzzAction]) -> Bool) -> Bool {
         var improved = false
-        // The failing state by the shortest routes, with and without the path's last action.
+        // The failing state by the shortest routes, with and without the path's last action; a spec's own
+        // rule, which has no state, by the routes to the nearest configurations that break it.
         let last = current().last
-        for route in site.state.map({ guide.shortestPaths(toState: $0, limit: 8) }) ?? [] where route.count < current().count {
+        let routes = site.state.map { guide.shortestPaths(toState: $0, limit: 8) }
+            ?? guide.shortestPaths(breaking: site.property, variant: variant, limit: 8)
+        for route in routes where route.count < current().count {
             if attempt(route) || (last.map { route.count + 1 < current().count && attempt(route + [$0]) } ?? false) {
                 improved = true
                 break

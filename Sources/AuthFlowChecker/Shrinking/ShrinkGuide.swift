@@ -54,4 +54,52 @@ struct ShrinkGuide {
         guard let id = model.state(named: state) else { return [] }
         return graph.configurations(of: id.index, limit: limit).map { graph.events(to: $0).map { .event($0, values: nil) } }
     }
+
+    /// Paths to the configurations of variant `variant` that break the spec's own rule `property`, nearest first
+    /// (the configuration graph's breadth-first order), at most `limit` of them; none for any other property.
+    ///
+    /// A rule's site has no state to aim at: its target is any configuration where it breaks.
+    /// - Complexity: O(C · g) for C configurations and a condition of size g.
+    func shortestPaths(breaking property: Property, variant: Int, limit: Int) -> [[FuzzAction]] {
+        guard let rule = property.rule, rule.kind != .reachable else { return [] }
+        var found: [[FuzzAction]] = []
+        var root = [Int32](repeating: 0, count: graph.count)
+        for i in 0..<graph.count where found.count < limit {
+            let parent = graph.parent[i]
+            root[i] = parent < 0 ? Int32(i) : root[Int(parent)]
+            let configuration = graph.configurations[i]
+            guard root[i] == Int32(variant),
+                  rule.isViolated(state: configuration.state, keys: configuration.keys, values: configuration.values, layout: model.layout)
+            else { continue }
+            found.append(actions(to: Int32(i)))
+        }
+        return found
+    }
+
+    /// The actions of the shortest path to configuration `position`, each event with the values that take the
+    /// graph's branch (a valued key's value; a presence key the run's default), or none where the defaults do.
+    func actions(to position: Int32) -> [FuzzAction] {
+        var chain: [Int32] = []
+        var cursor = position
+        while graph.parent[Int(cursor)] >= 0 {
+            chain.append(cursor)
+            cursor = graph.parent[Int(cursor)]
+        }
+        var successors: [FlowModel.Successor] = []
+        return chain.reversed().enumerated().map { step, child in
+            let name = model.events[Int(graph.via[Int(child)])]
+            let from = graph.configurations[Int(graph.parent[Int(child)])], to = graph.configurations[Int(child)]
+            guard !model.isStatic else { return .event(name, values: nil) }
+            model.successors(state: Int(from.state), keys: from.keys, values: from.values, into: &successors)
+            guard let taken = successors.first(where: {
+                $0.event.index == Int(graph.via[Int(child)]) && $0.outcome == .push(StateID(to.state), keys: to.keys, values: to.values)
+            }) else { return .event(name, values: nil) }
+            let emission = model.emissions[Int(from.state)][taken.emission]
+            guard !emission.addValued.isEmpty else { return .event(name, values: nil) }
+            return .event(name, values: emission.outputKeys(keyCount: model.keys.count).map { k in
+                model.layout.isValued(k) ? model.layout.domains[k][model.layout.field(k, in: taken.effectValues)]
+                    : Lockstep.simpleValue(model.keys[k], step: step + 1)
+            })
+        }
+    }
 }
