@@ -7,8 +7,11 @@ import Foundation
 /// semantics and check, after every action: its state and data equal the spec's frame
 /// (`divergence`); an event with no row in the spec, whether or not the step emits it, is refused
 /// and changes nothing; back is refused exactly where the spec forbids it, changing nothing, and
-/// elsewhere restores exactly the previous state and data (`undo-mismatch`). The random-path tester
-/// also checks the spec's own properties along its paths. Nothing is asked that the app cannot
+/// elsewhere restores exactly the previous state and data (`undo-mismatch`). Both check the team's
+/// own `always`/`never` rules (`properties` in an `authflow/2` spec) on every frame the app holds,
+/// also where it is not the spec's: an app that skips a screen the rule demands breaks the rule,
+/// and the walk reports it by the rule's id as well as the divergence. The random-path tester also
+/// checks the spec's built-in properties along its paths. Nothing is asked that the app cannot
 /// answer: a finding is always about what the implementation did.
 ///
 /// ```swift
