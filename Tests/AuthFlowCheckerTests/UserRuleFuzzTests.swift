@@ -54,6 +54,38 @@ import Testing
         }
     }
 
+    @Test(arguments: UserRuleWalkTests.fixturesWithRules)
+    func everyFixturesRulesShrinkToTheCheckersShortest(_ path: String) throws {
+        // Only the rules are checked, so every failure is one of them; values, counters and variants included.
+        let model = try Files.model(path)
+        let rules = Set(RuleCheck(model: model).properties)
+        let shortest = Dictionary(uniqueKeysWithValues: ModelChecker.verify(model).violations.filter { rules.contains($0.property) }.map { ($0.site, $0.length) })
+        for seed in Self.seeds.prefix(10) {
+            let report = FlowFuzzer(model: model).run(FuzzOptions(seed: seed, properties: rules))
+            let failure = try #require(report.failure, "seed \(seed): no failure in \(report.runs) runs")
+            let expected = try #require(shortest[failure.site], "seed \(seed): \(failure.site) is not broken by the spec")
+            #expect(failure.shrunk.count == expected, "seed \(seed): \(failure.site) \(failure.original) shrunk to \(failure.shrunk)")
+            #expect(failure.isKnownShortest, "seed \(seed)")
+        }
+    }
+
+    @Test(arguments: UserRuleWalkTests.fixturesWithRules)
+    func theGuidesActionsReachTheirConfigurationWithTheBranchesValues(_ path: String) throws {
+        // Every configuration, replayed from its variant's root by the actions the guide proposes, is reached exactly.
+        let model = try Files.model(path)
+        let graph = ConfigurationGraph(model: model, edges: false)
+        let guide = ShrinkGuide(graph: graph)
+        var root = [Int](repeating: 0, count: graph.count)
+        for i in 0..<graph.count {
+            root[i] = graph.parent[i] < 0 ? i : root[Int(graph.parent[i])]
+            var lockstep = Lockstep(rules: SiteRules(model: model), driver: SessionDriver(model: model), properties: [])
+            _ = lockstep.start(variant: root[i])
+            for action in guide.actions(to: Int32(i)) { #expect(lockstep.apply(action).applicable) }
+            let reached = Configuration(state: lockstep.top.state, keys: lockstep.top.keys, values: lockstep.top.packed)
+            #expect(reached == graph.configurations[i], "configuration \(i): \(guide.actions(to: Int32(i)))")
+        }
+    }
+
     @Test func theShortestKnownForARuleIsTheCompleteCheckersWhateverTheDepth() throws {
         // The walk bounded by the shrunk path's length could not know it from a shorter bound; the checker can.
         let model = try Files.model(UserRuleWalkTests.fixture("mfa-skip"))

@@ -1,6 +1,7 @@
 import AuthCheckTestSupport
 import AuthFlow
 @testable import AuthFlowChecker
+import Foundation
 import PropertyTesting
 import Testing
 
@@ -101,6 +102,28 @@ import Testing
         // Below the shortest path, the walk cannot meet it.
         let shallow = RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: walk.violations[0].length - 1)
         #expect(shallow.violations.isEmpty)
+    }
+
+    /// Every `authflow/2` fixture that states an always or never rule.
+    static var fixturesWithRules: [String] {
+        Files.version2.filter { path in (try? Files.model(path)).map { !RuleCheck(model: $0).isEmpty } ?? false }
+    }
+
+    @Test(arguments: fixturesWithRules)
+    func theWalkOnTheRealRuntimeBreaksExactlyTheRulesTheCheckerBreaksWithTheSamePaths(_ path: String) throws {
+        let model = try Files.model(path)
+        let checker = ModelChecker.verify(model).violations.filter { $0.property.isUserDefined && $0.state != nil }
+        let walk = RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: max(6, checker.map(\.length).max() ?? 0))
+        let walked = walk.violations.filter { $0.property.isUserDefined }
+        #expect(walked.map(\.site) == checker.map(\.site))
+        #expect(walked.map(\.state) == checker.map(\.state))
+        #expect(walked.map { $0.path.map(\.event) } == checker.map { $0.path.map(\.event) })
+        #expect(walk.violations.count == walked.count, "the real runtime agrees with its spec")
+    }
+
+    @Test func theFixturesStateRulesOfEveryKind() {
+        // mfa-skip (a static flow), password-kept and promela-rules (over frames, with values, counters and config).
+        #expect(Set(Self.fixturesWithRules.map { ($0 as NSString).lastPathComponent }).isSuperset(of: ["mfa-skip.json", "password-kept.json", "promela-rules.json"]))
     }
 
     @Test func twoWorkersFindTheSameRuleAsOne() throws {
