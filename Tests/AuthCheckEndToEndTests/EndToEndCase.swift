@@ -40,6 +40,9 @@ extension EndToEndCase {
     /// A log of tracker records written for the command's tests, in `Expected/traces/`.
     static func traceLog(_ name: String) -> String { "Tests/AuthCheckEndToEndTests/Expected/traces/\(name).jsonl" }
 
+    /// A broken `authflow/2` fixture of the checker's tests, by name.
+    static func brokenVersion2(_ name: String) -> String { "Tests/AuthFlowCheckerTests/Fixtures/version2/broken/\(name).json" }
+
     /// The `authflow/2` fixture of the checker's tests: values, counters, config variants, guards, a reset row.
     static let version2Spec = "Tests/AuthFlowCheckerTests/Fixtures/version2/sign-in.json"
 
@@ -108,6 +111,8 @@ extension EndToEndCase {
         .init("fuzz-json", ["fuzz", "--format", "json", "--seed", "3", Fixture.spec("secrets")],
               environment: ["AUTHCHECK_TEST_FAULT": "undo-refused:otp"]),
         .init("fuzz-invalid-spec", ["fuzz", Fixture.spec("malformed")]),
+        // The spec's own rule by its id, shrunk to the checker's shortest; the replay line keeps the choice.
+        .init("fuzz-user-property", ["fuzz", "--seed", "3", "--property", "mfa-before-session", brokenVersion2("mfa-skip")]),
         .init("export-promela", ["export", "--format", "promela", "--depth", "3", Fixture.sessionRestore]),
         // Without --depth, every configuration: a deadlock is an invalid end state, the terminal states wait.
         .init("export-promela-configurations", ["export", "--format", "promela", Fixture.spec("deadlock")]),
@@ -135,6 +140,9 @@ extension EndToEndCase {
         .init("explore-unmet-requirement", ["explore", Fixture.spec("unmet-requirement")]),
         .init("explore-property-filter", ["explore", "--property", "deadlock,no-exit", Fixture.spec("no-exit")]),
         .init("explore-property-filter-holds", ["explore", "--property=terminal-exit", "--property", "deadlock", Fixture.spec("no-exit")]),
+        // The spec's own rule by its id: the checker's counterexample, and what the runtime walk found on every frame it drove.
+        .init("explore-user-property", ["explore", "--property", "mfa-before-session", brokenVersion2("mfa-skip")]),
+        .init("explore-user-property-json", ["explore", "--format", "json", "--property", "no-password-after-sign-in", brokenVersion2("password-kept")]),
         // A runtime counterexample carries values; a secret key prints as <redacted>.
         .init("check-secrets-redacted", ["check", Fixture.spec("secrets")],
               environment: ["AUTHCHECK_TEST_FAULT": "undo-refused:otp"]),
