@@ -6,7 +6,7 @@ import AuthFlow
 ///
 /// A flow whose moves depend on its data has few configurations `(state, keys, values)` and very
 /// many stacks over them. The first time the walk meets a configuration it gets a dense id; the
-/// first time a node stands on it, ``expand(_:)`` asks ``FlowModel/successors(state:keys:values:into:)``
+/// first time a node stands on it, ``expand(_:of:)`` asks ``FlowModel/successors(state:keys:values:into:)``
 /// for its moves and stores each with the id of the configuration it pushes, whether an earlier
 /// sibling pushes the same one, and the checks the walk makes there (per emission: enabled or not,
 /// branches no row takes, resets). A child then needs no look-up at all: its node carries the id.
@@ -17,11 +17,11 @@ import AuthFlow
 /// expansion might not fit, the walk empties it (``removeAll()``) and interns its stack again, so
 /// memory stays proportional to the depth whatever the number of configurations.
 ///
-/// - Complexity: ``expand(_:)`` is O(m · b) for m emissions and b branches each; reading a move is O(1).
+/// - Complexity: ``expand(_:of:)`` is O(m · b) for m emissions and b branches each; reading a move is O(1).
 struct FrameTable {
     /// What the walk knows of a configuration without asking the model again.
     ///
-    /// One bit set per configuration, computed in ``expand(_:)``. Per-configuration facts that a
+    /// One bit set per configuration, computed in ``expand(_:of:)``. Per-configuration facts that a
     /// check reads at every node (say, one bit per user property the frame violates) belong here:
     /// add the bit, set it in ``FrameTable/facts(of:)``, read it in ``FrameWalk/checkNode()``.
     struct Facts: OptionSet {
@@ -82,7 +82,6 @@ struct FrameTable {
     static let illegal: Int32 = -1
     static let reset: Int32 = -2
 
-    let model: FlowModel
     private(set) var entries: [Entry] = []
     private(set) var moves: [Move] = []
     private(set) var checks: [Check] = []
@@ -91,9 +90,11 @@ struct FrameTable {
     private var successors: [FlowModel.Successor] = []
     /// Per state: the event of each emission, in declaration order.
     private let emissionEvents: [[EventID]]
-    /// Bits of config keys (not data) and of counters (data when above 0).
+    /// Bits of config keys (not data); per counter, its bit and the mask of its field (data when above 0).
     private let configBits: UInt64
-    private let counterBits: UInt64
+    private let counterMasks: [(bit: UInt64, mask: UInt64)]
+    /// Per state: whether the spec lets the user go back from it (not terminal, its step allows back).
+    private let backAllowed: [Bool]
     /// The most moves one configuration has.
     let maximumMoves: Int
     /// The most configurations and moves held before the walk empties the table.
@@ -103,11 +104,11 @@ struct FrameTable {
     /// A table for `model`, holding at most about `capacity` configurations; `depth` raises the
     /// bound to what one stack of that depth needs, so emptying the table always makes room.
     init(model: FlowModel, depth: Int, capacity: Int = 1 << 16) {
-        self.model = model
         let layout = model.layout
         emissionEvents = model.emissions.map { $0.map(\.event) }
         configBits = (0..<model.keys.count).reduce(0) { layout.isConfig[$1] ? $0 | 1 << UInt64($1) : $0 }
-        counterBits = (0..<model.keys.count).reduce(0) { layout.isCounter($1) ? $0 | 1 << UInt64($1) : $0 }
+        counterMasks = (0..<model.keys.count).filter { layout.isCounter($0) }.map { (1 << UInt64($0), layout.mask($0)) }
+        backAllowed = (0..<model.stateCount).map { model.canGoBack[$0] && !model.isTerminal[$0] }
         maximumMoves = model.emissions.map { $0.reduce(0) { $0 + $1.branchCount(layout) } }.max() ?? 0
         // A stack of `depth` nodes, expanded, and one more expansion must fit after emptying.
         let floor = 2 * (depth + 3) * (maximumMoves + 1)
@@ -141,26 +142,20 @@ struct FrameTable {
     /// The keys the runtime must hold as data in the frame `(keys, values)`: present keys but config, and counters above 0.
     func dataBits(keys: UInt64, values: UInt64) -> UInt64 {
         var bits = keys & ~configBits
-        var rest = counterBits
-        while rest != 0 {
-            let k = rest.trailingZeroBitCount
-            rest &= rest - 1
-            if values & model.layout.mask(k) != 0 { bits |= 1 << UInt64(k) }
-        }
+        for counter in counterMasks where values & counter.mask != 0 { bits |= counter.bit }
         return bits
     }
 
     /// What the walk knows of configuration `entry` with its checks computed (the mutable bits left as they are).
     func facts(of entry: Entry, resets: Bool) -> Facts {
         var facts = entry.facts
-        let state = Int(entry.state)
-        if model.canGoBack[state] && !model.isTerminal[state] { facts.insert(.backAllowed) }
+        if backAllowed[Int(entry.state)] { facts.insert(.backAllowed) }
         if resets { facts.insert(.resets) }
         return facts
     }
 
-    /// Computes the moves and checks of configuration `id`, once (a no-op when it has them).
-    mutating func expand(_ id: Int32) {
+    /// Computes the moves and checks of configuration `id` of `model` (the table's), once (a no-op when it has them).
+    mutating func expand(_ id: Int32, of model: FlowModel) {
         let c = Int(id)
         guard entries[c].moveStart < 0 else { return }
         let state = Int(entries[c].state)

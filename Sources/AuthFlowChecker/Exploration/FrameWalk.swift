@@ -32,7 +32,8 @@ struct FrameNode {
 struct FrameWalk<Driver: FlowDriver> {
     typealias Node = FrameNode
 
-    let model: FlowModel
+    /// The flow (kept by reference: the walk is passed by value to its helpers, so it stays small).
+    var model: FlowModel { sender.model }
     let driver: Driver
     let depth: Int
     let deadline: Date?
@@ -50,9 +51,8 @@ struct FrameWalk<Driver: FlowDriver> {
     var log: PointerStack<ExpectedChange>
     /// Bits of the keys a frame does not hold as data: config keys (fixed per variant).
     let configBits: UInt64
-    /// Bits of the counters and of the valued keys: how ``matches(_:)`` compares each key.
-    let counterBits: UInt64
-    let valuedBits: UInt64
+    /// Compares the runtime with a configuration's frame.
+    let matcher: FrameMatcher<Driver>
     var variant = 0
     var stacks = 0
     var stoppedBy: StopReason?
@@ -64,13 +64,16 @@ struct FrameWalk<Driver: FlowDriver> {
     /// at the shallowest stack that reaches its configuration, and the path replayed after it.
     /// (The table's ``FrameTable/Facts/resetsDriven`` caches the answer until the table is emptied.)
     var resetProbed: Set<Configuration> = []
-    /// The values the walk sends: a valued key's value in a branch, a presence key's token.
+    /// The flow and the values the walk sends: a valued key's value in a branch, a presence key's token.
     final class ValueSender {
+        let model: FlowModel
         let layout: DataLayout
         let valued: UInt64
-        init(layout: DataLayout, keys: Int) {
+        init(model: FlowModel) {
+            self.model = model
+            let layout = model.layout
             self.layout = layout
-            self.valued = (0..<keys).reduce(0) { layout.isValued($1) ? $0 | 1 << UInt64($1) : $0 }
+            self.valued = (0..<model.keys.count).reduce(0) { layout.isValued($1) ? $0 | 1 << UInt64($1) : $0 }
         }
 
         /// The value of `key` sent with `event` at `height`, the branch's values packed in `values`.
@@ -84,7 +87,6 @@ struct FrameWalk<Driver: FlowDriver> {
 
     init(model: FlowModel, driver: Driver, traits: DriverTraits, depth: Int, deadline: Date?, timeout: Double?,
          tableCapacity: Int = 1 << 16, start: @escaping (Int) -> Bool) {
-        self.model = model
         self.driver = driver
         self.depth = max(0, depth)
         self.deadline = deadline
@@ -100,9 +102,8 @@ struct FrameWalk<Driver: FlowDriver> {
         self.expected = memory.expected
         let layout = model.layout
         self.configBits = (0..<model.keys.count).reduce(0) { layout.isConfig[$1] ? $0 | 1 << UInt64($1) : $0 }
-        self.counterBits = (0..<model.keys.count).reduce(0) { layout.isCounter($1) ? $0 | 1 << UInt64($1) : $0 }
-        self.valuedBits = (0..<model.keys.count).reduce(0) { layout.isValued($1) ? $0 | 1 << UInt64($1) : $0 }
-        self.sender = ValueSender(layout: layout, keys: model.keys.count)
+        self.matcher = FrameMatcher(model: model, driver: driver, readsInternals: traits.readsInternals, expected: memory.expected)
+        self.sender = ValueSender(model: model)
     }
 
     func result() -> RuntimeExploration {
@@ -119,7 +120,7 @@ struct FrameWalk<Driver: FlowDriver> {
             nodes.removeAll()
             if table.isFull { table.removeAll() }
             let config = table.intern(Configuration(state: model.initial.rawValue, keys: root.keys, values: root.values))
-            table.expand(config)
+            table.expand(config, of: model)
             nodes.append(Node(config: config, next: table.entries[Int(config)].moveStart, event: -1, via: -1, logStart: 0))
             stacks += 1
             checkNode()
@@ -166,7 +167,7 @@ struct FrameWalk<Driver: FlowDriver> {
         table.removeAll()
         for height in 0..<nodes.count {
             let config = table.intern(old[height].configuration)
-            table.expand(config)
+            table.expand(config, of: model)
             var facts = old[height].facts
             facts.formIntersection(.resetsDriven)
             if !facts.isEmpty { table.markResetsDriven(config) }
@@ -214,7 +215,7 @@ struct FrameWalk<Driver: FlowDriver> {
             expected[k] = RuntimeExplorer.token(height: height, event: EventID(move.event), key: KeyID(Int32(k)))
         }
         let target = move.target
-        if table.entries[Int(target)].moveStart < 0 { table.expand(target) }
+        if table.entries[Int(target)].moveStart < 0 { table.expand(target, of: model) }
         let via = Int32(m) - table.entries[Int(nodes[top].config)].moveStart
         nodes.append(Node(config: target, next: table.entries[Int(target)].moveStart, event: move.event, via: via, logStart: Int32(logStart)))
     }
@@ -254,7 +255,7 @@ struct FrameWalk<Driver: FlowDriver> {
         guard !nodes.isEmpty else { return }
         let parent = entry(at: nodes.count - 1)
         let accepted = driver.undo()
-        if !accepted || !matches(parent) {
+        if !accepted || !matcher.matches(state: parent.state, values: parent.values, data: parent.data, height: nodes.count) {
             nodes.append(child)
             let found = accepted ? mismatch(parent) : nil
             let subject = self.subject
@@ -276,15 +277,6 @@ struct FrameWalk<Driver: FlowDriver> {
         return .int(expected[k])
     }
 
-    /// Whether the runtime is exactly at the frame of `entry`, the configuration of the top node.
-    @inline(__always)
-    func matches(_ entry: FrameTable.Entry) -> Bool {
-        if driver.state.rawValue != entry.state || (readsInternals && driver.height != nodes.count) || driver.dataCount != entry.data.nonzeroBitCount {
-            return false
-        }
-        return matchesData(values: entry.values, bits: entry.data)
-    }
-
     func mismatch(_ entry: FrameTable.Entry) -> FrameMismatch? {
         FrameComparator(model: model).compare(driver, state: entry.state, height: readsInternals ? nodes.count : nil, keys: entry.data,
                                               expected: { expectedValue($0, in: entry) }, display: RuntimeExplorer.display)
@@ -297,7 +289,7 @@ struct FrameWalk<Driver: FlowDriver> {
         let entry = table.entries[Int(node.config)]
         let state = Int(entry.state)
         let subject = self.subject
-        if !matches(entry) {
+        if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count) {
             let found = mismatch(entry)
             let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
             report(.divergence, state: entry.state, event: node.event, mismatch: found) { model in
@@ -338,7 +330,7 @@ struct FrameWalk<Driver: FlowDriver> {
                         resync()
                         return
                     }
-                    if !matches(entry) {
+                    if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count) {
                         let found = mismatch(entry)
                         let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
                         report(.undoMismatch, state: entry.state, event: event.rawValue, trigger: .event(event.rawValue), mismatch: found) { model in
@@ -361,7 +353,7 @@ struct FrameWalk<Driver: FlowDriver> {
                 }
                 let root = table.entries[Int(nodes[0].config)]
                 let atRoot = driver.state == model.initial && (!readsInternals || driver.height == 1) && driver.dataCount == root.data.nonzeroBitCount
-                    && matchesData(values: root.values, bits: root.data)
+                    && matcher.matchesData(values: root.values, bits: root.data)
                 if !atRoot {
                     let found = FrameComparator(model: model).compare(driver, state: root.state, height: readsInternals ? 1 : nil, keys: root.data,
                                                                       expected: { expectedValue($0, in: root) }, display: RuntimeExplorer.display)
@@ -384,7 +376,7 @@ struct FrameWalk<Driver: FlowDriver> {
                     "\(subject) let the user go back from \(model.states[state]), which the spec forbids"
                 }
                 resync()
-            } else if !matches(entry) {
+            } else if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count) {
                 let found = mismatch(entry)
                 let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
                 report(.undoMismatch, state: entry.state, event: -1, trigger: .forbiddenBack, mismatch: found) { _ in
@@ -393,31 +385,6 @@ struct FrameWalk<Driver: FlowDriver> {
                 resync()
             }
         }
-    }
-
-    /// Whether the runtime's values of the data keys `bits` equal the frame's `values` (its count is compared by the caller), without building the values.
-    @inline(__always)
-    func matchesData(values: UInt64, bits: UInt64) -> Bool {
-        let layout = sender.layout
-        var rest = bits
-        while rest != 0 {
-            let k = rest.trailingZeroBitCount
-            rest &= rest - 1
-            let bit: UInt64 = 1 << UInt64(k)
-            switch driver.value(of: KeyID(Int32(k))) {
-            case let .int(number)?:
-                if counterBits & bit != 0 {
-                    if number != layout.field(k, in: values) { return false }
-                } else if valuedBits & bit != 0 || number != expected[k] {
-                    return false
-                }
-            case let .string(text)?:
-                guard valuedBits & bit != 0, text == layout.domains[k][layout.field(k, in: values)] else { return false }
-            default:
-                return false
-            }
-        }
-        return true
     }
 
     /// Puts the runtime back in step with the model: start the variant again and replay the path.
