@@ -23,6 +23,10 @@ final class FrameMatcher<Driver: FlowDriver> {
     /// below `textStart[k + 1]`.
     let texts: [String]
     let textStart: [Int]
+    /// The same texts as values, for the built-in runtime's comparison in place.
+    let textValues: [FlowValue]
+    /// The built-in runtime's session when the driver is one: its data is compared where it is stored.
+    let session: FlowSession<StateID, EventID, KeyID, FlowValue>?
 
     init(model: FlowModel, driver: Driver, readsInternals: Bool, expected: UnsafeMutablePointer<Int>) {
         self.driver = driver
@@ -42,6 +46,8 @@ final class FrameMatcher<Driver: FlowDriver> {
         textStart.append(texts.count)
         self.texts = texts
         self.textStart = textStart
+        self.textValues = texts.map(FlowValue.string)
+        self.session = (driver as? SessionDriver)?.session
     }
 
     /// Key `k`'s field in the packed `values`: a valued key's value index, a counter's count.
@@ -60,6 +66,7 @@ final class FrameMatcher<Driver: FlowDriver> {
 
     /// Whether the runtime's values of the data keys `bits` equal the frame's `values` (the count is compared by the caller), without building the values.
     func matchesData(values: UInt64, bits: UInt64) -> Bool {
+        if let session { return sessionMatchesData(session, values: values, bits: bits) }
         var rest = bits
         while rest != 0 {
             let k = rest.trailingZeroBitCount
@@ -78,6 +85,26 @@ final class FrameMatcher<Driver: FlowDriver> {
                 guard position < textStart[k + 1], text == texts[position] else { return false }
             default:
                 return false
+            }
+        }
+        return true
+    }
+
+    /// ``matchesData(values:bits:)`` for the built-in runtime: the same comparisons, each value compared where the session stores it.
+    @inline(__always)
+    func sessionMatchesData(_ session: FlowSession<StateID, EventID, KeyID, FlowValue>, values: UInt64, bits: UInt64) -> Bool {
+        var rest = bits
+        while rest != 0 {
+            let k = rest.trailingZeroBitCount
+            rest &= rest &- 1
+            let bit: UInt64 = 1 << UInt64(k)
+            let key = KeyID(Int32(k))
+            if valuedBits & bit != 0 {
+                let position = textStart[k] + field(k, in: values)
+                guard position < textStart[k + 1], session.dataHolds(textValues[position], for: key) else { return false }
+            } else {
+                let number = counterBits & bit != 0 ? field(k, in: values) : expected[k]
+                guard session.dataHolds(.int(number), for: key) else { return false }
             }
         }
         return true

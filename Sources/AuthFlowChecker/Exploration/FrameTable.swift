@@ -100,10 +100,17 @@ struct FrameTable {
     /// The most configurations and moves held before the walk empties the table.
     let capacity: Int
     let moveCapacity: Int
+    /// How many times the table was emptied.
+    private(set) var emptied = 0
 
-    /// A table for `model`, holding at most about `capacity` configurations; `depth` raises the
-    /// bound to what one stack of that depth needs, so emptying the table always makes room.
-    init(model: FlowModel, depth: Int, capacity: Int = 1 << 16) {
+    /// The configurations a table holds by default before it is emptied.
+    static let defaultCapacity = 1 << 16
+
+    /// A table for `model` walked to `depth`, holding at most about `capacity` configurations (by
+    /// default ``defaultCapacity``, raised to what one stack of that depth needs, so that emptying
+    /// the table always makes room). A smaller explicit capacity is taken as it is: the walk then
+    /// empties the table at almost every step, which is slow but changes nothing it finds.
+    init(model: FlowModel, depth: Int, capacity: Int? = nil) {
         let layout = model.layout
         emissionEvents = model.emissions.map { $0.map(\.event) }
         configBits = (0..<model.keys.count).reduce(0) { layout.isConfig[$1] ? $0 | 1 << UInt64($1) : $0 }
@@ -112,8 +119,9 @@ struct FrameTable {
         maximumMoves = model.emissions.map { $0.reduce(0) { $0 + $1.branchCount(layout) } }.max() ?? 0
         // A stack of `depth` nodes, expanded, and one more expansion must fit after emptying.
         let floor = 2 * (depth + 3) * (maximumMoves + 1)
-        self.capacity = max(capacity, floor)
-        self.moveCapacity = max(4 * capacity, floor)
+        let configurations = capacity ?? max(Self.defaultCapacity, floor)
+        self.capacity = configurations
+        self.moveCapacity = capacity ?? max(4 * configurations, floor)
     }
 
     /// Whether the next expansion might not fit: then the walk empties the table first.
@@ -123,6 +131,7 @@ struct FrameTable {
 
     /// Forgets every configuration (ids are given again from 0).
     mutating func removeAll() {
+        emptied += 1
         entries.removeAll(keepingCapacity: true)
         moves.removeAll(keepingCapacity: true)
         checks.removeAll(keepingCapacity: true)

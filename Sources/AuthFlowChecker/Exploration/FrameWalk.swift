@@ -86,7 +86,7 @@ struct FrameWalk<Driver: FlowDriver> {
     }
 
     init(model: FlowModel, driver: Driver, traits: DriverTraits, depth: Int, deadline: Date?, timeout: Double?,
-         tableCapacity: Int = 1 << 16, start: @escaping (Int) -> Bool) {
+         tableCapacity: Int? = nil, start: @escaping (Int) -> Bool) {
         self.driver = driver
         self.depth = max(0, depth)
         self.deadline = deadline
