@@ -288,9 +288,9 @@ struct FrameWalk<Driver: FlowDriver> {
         let node = nodes[top]
         let entry = table.entries[Int(node.config)]
         let state = Int(entry.state)
-        let subject = self.subject
+        // What findings call the implementation is read only on the way to a finding (copying it per node would retain it).
         if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count) {
-            let found = mismatch(entry)
+            let subject = self.subject, found = mismatch(entry)
             let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
             report(.divergence, state: entry.state, event: node.event, mismatch: found) { model in
                 node.event < 0 ? "at the start, \(problem)" : "after \(model.events[Int(node.event)]), \(problem)"
@@ -323,6 +323,7 @@ struct FrameWalk<Driver: FlowDriver> {
                 for m in offered ? Int(check.first)..<Int(check.end) : 0..<1 where !offered || table.moves[m].target == FrameTable.illegal {
                     let accepted = offered ? send(move: m, height: height) : send(event, values: 0, height: height)
                     if accepted {
+                        let subject = self.subject
                         report(.divergence, state: entry.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
                             offered ? "\(subject) accepted \(model.events[event.index]) in \(model.states[state]) with values no row takes"
                                 : "\(subject) accepted \(model.events[event.index]) in \(model.states[state]), where the step does not offer it"
@@ -331,7 +332,7 @@ struct FrameWalk<Driver: FlowDriver> {
                         return
                     }
                     if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count) {
-                        let found = mismatch(entry)
+                        let subject = self.subject, found = mismatch(entry)
                         let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
                         report(.undoMismatch, state: entry.state, event: event.rawValue, trigger: .event(event.rawValue), mismatch: found) { model in
                             "rejecting \(model.events[event.index]) changed \(subject): \(problem)"
@@ -345,6 +346,7 @@ struct FrameWalk<Driver: FlowDriver> {
             guard driveResets && check.resets else { continue }
             for m in Int(check.first)..<Int(check.end) where table.moves[m].target == FrameTable.reset {
                 guard send(move: m, height: nodes.count + 1) else {
+                    let subject = self.subject
                     report(.divergence, state: entry.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
                         "\(subject) rejected \(model.events[event.index]) from \(model.states[state]), which the spec resets to \(model.states[model.initial.index])"
                     }
@@ -357,6 +359,7 @@ struct FrameWalk<Driver: FlowDriver> {
                 if !atRoot {
                     let found = FrameComparator(model: model).compare(driver, state: root.state, height: readsInternals ? 1 : nil, keys: root.data,
                                                                       expected: { expectedValue($0, in: root) }, display: RuntimeExplorer.display)
+                    let subject = self.subject
                     let problem = found?.summary(subject: subject) ?? "\(subject) did not start again"
                     report(.divergence, state: entry.state, event: event.rawValue, trigger: .event(event.rawValue), mismatch: found) { model in
                         "after \(model.events[event.index]), which starts the flow again, \(problem)"
@@ -372,12 +375,13 @@ struct FrameWalk<Driver: FlowDriver> {
             }
         } else if !backAllowed && nodes.count > 1 {
             if driver.back() {
+                let subject = self.subject
                 report(.divergence, state: entry.state, event: -1, trigger: .forbiddenBack) { model in
                     "\(subject) let the user go back from \(model.states[state]), which the spec forbids"
                 }
                 resync()
             } else if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count) {
-                let found = mismatch(entry)
+                let subject = self.subject, found = mismatch(entry)
                 let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
                 report(.undoMismatch, state: entry.state, event: -1, trigger: .forbiddenBack, mismatch: found) { _ in
                     "a refused back changed \(subject): \(problem)"
