@@ -38,7 +38,7 @@ import Testing
                 #expect(markdown.contains("| `\(option.synopsis.replacingOccurrences(of: "|", with: "\\|"))` |"), "\(command.name) \(option.name)")
             }
         }
-        for property in Property.allCases { #expect(markdown.contains("| `\(property.id)` |")) }
+        for property in Property.builtIn { #expect(markdown.contains("| `\(property.id)` |")) }
     }
 
     @Test(arguments: [

@@ -52,7 +52,7 @@ import Testing
     func theExportFixturesBreakWhatTheySay(_ name: String, _ sites: [String]) throws {
         let model = try Files.model(Files.version2(name))
         let verification = ModelChecker.verify(model)
-        let found = verification.violations.map { "\($0.property.id)@\($0.state)\($0.event.map { ".\($0)" } ?? "") in \($0.path.count - 1)" }
+        let found = verification.violations.map { "\($0.property.id)@\($0.state ?? "-")\($0.event.map { ".\($0)" } ?? "") in \($0.path.count - 1)" }
         #expect(found == sites)
     }
 

@@ -65,14 +65,14 @@ import Testing
         // By hand: with MFA off no row takes `wrong` (begin, then wrong: the site is signIn's, 1 step);
         // `locked` has no way on (begin, submitted with locked: 2 steps), in both variants.
         let shortest = Dictionary(uniqueKeysWithValues: checked.violations.map {
-            ("\($0.property.id) \($0.state) \($0.event ?? "-")", $0.path.count - 1)
+            ("\($0.property.id) \($0.state ?? "-") \($0.event ?? "-")", $0.path.count - 1)
         })
         #expect(shortest == ["illegal-transition signIn wrong": 1, "deadlock locked -": 2])
         var found = Set<String>()
         for seed in UInt64(1)...12 {
             let report = FlowFuzzer(model: model).run(FuzzOptions(runs: 200, seed: seed))
             let failure = try #require(report.failure, "seed \(seed)")
-            let site = "\(failure.site.property.id) \(failure.site.state) \(failure.site.event ?? "-")"
+            let site = "\(failure.site.property.id) \(failure.site.state ?? "-") \(failure.site.event ?? "-")"
             found.insert(site)
             #expect(failure.shrunk.count == shortest[site], "seed \(seed): \(site) \(failure.shrunk)")
             if site.hasPrefix("illegal") { #expect(model.variantNames[failure.variant] == "mfa=off") }

@@ -60,7 +60,7 @@ import Testing
 
     func sites(_ driver: some FlowDriver, depth: Int = 6) throws -> [String] {
         let walk = RuntimeExplorer(model: try Self.model()).explore(driver, depth: depth)
-        return walk.violations.map { "\($0.property.id) \($0.state) \($0.event ?? "-") \($0.path.count - 1)" }
+        return walk.violations.map { "\($0.property.id) \($0.state ?? "-") \($0.event ?? "-") \($0.path.count - 1)" }
     }
 
     @Test func aRuntimeThatIgnoresTheBackendsAnswerDiverges() throws {

@@ -67,12 +67,15 @@ import Testing
             case let .object(members):
                 for member in members {
                     let memberPath = path + "/" + member.key
+                    // A keyword's map names keys (a spec may itself have a key called "properties"): its entries are schemas.
                     if ["properties", "patternProperties", "$defs"].contains(member.key), case let .object(entries) = member.value.value {
-                        for entry in entries where (Self.string(entry.value["description"]) ?? "").isEmpty {
-                            missing.append(memberPath + "/" + entry.key)
+                        for entry in entries {
+                            if (Self.string(entry.value["description"]) ?? "").isEmpty { missing.append(memberPath + "/" + entry.key) }
+                            visit(entry.value, memberPath + "/" + entry.key)
                         }
+                    } else {
+                        visit(member.value, memberPath)
                     }
-                    visit(member.value, memberPath)
                 }
             case let .array(elements):
                 for (i, element) in elements.enumerated() { visit(element, path + "/\(i)") }

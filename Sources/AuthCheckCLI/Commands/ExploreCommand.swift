@@ -87,18 +87,18 @@ enum ExploreCommand: Subcommand {
     /// Each property's result, in id order: not checked, violated (with its sites), incomplete, or holds.
     static func propertyResults(_ report: CheckReport, requested: Set<Property>?)
         -> [(property: Property, status: PropertyStatus, sites: [String])] {
-        Property.allCases.map { property in
+        report.properties.map { property in
             let sites = report.violations.filter { $0.property == property }
             if !(requested?.contains(property) ?? true) { return (property, .notChecked, []) }
             if !sites.isEmpty {
-                return (property, .violated, sites.map { site in site.event.map { "\(site.state) on \($0)" } ?? site.state })
+                return (property, .violated, sites.map(\.place))
             }
             return (property, report.stoppedBy != nil ? .incomplete : .holds, [])
         }
     }
 
     static func propertyTable(_ report: CheckReport, requested: Set<Property>?, style: TextStyle) -> String {
-        let width = Property.allCases.map(\.id.count).max() ?? 0
+        let width = report.properties.map(\.id.count).max() ?? 0
         var lines = ["properties:"]
         for result in propertyResults(report, requested: requested) {
             let status: String

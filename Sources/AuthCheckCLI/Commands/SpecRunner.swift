@@ -36,7 +36,17 @@ enum SpecRunner {
     }
 
     /// `model` restricted to the variants `--variant` chose; a choice that does not fit it is a problem of the spec's `config`.
+    ///
+    /// A `--property` id that is neither built in nor stated by the spec is a problem of its `properties` too:
+    /// the run would otherwise check nothing under that name and say it holds.
     static func selected(_ model: FlowModel, options: CheckOptions, name: String) throws(InvalidSpecError) -> Loaded {
+        let stated = model.properties.map(\.id)
+        if let unknown = options.properties?.map(\.id).sorted().first(where: { Property(builtInID: $0) == nil && !stated.contains($0) }) {
+            let hint = Suggestion.nearest(to: unknown, in: stated).map { "; did you mean '\($0)'?" } ?? ""
+            let listed = stated.isEmpty ? "the spec states none" : "the spec states \(stated.joined(separator: ", "))"
+            throw InvalidSpecError(file: name, issues: [SpecIssue(path: "$.properties", location: model.location(ofMember: "properties"),
+                                                                  message: "--property \(unknown): no built-in property or property of this spec has that id\(hint) (\(listed))")])
+        }
         do {
             return .model(try model.selectingVariants(options.variants))
         } catch {

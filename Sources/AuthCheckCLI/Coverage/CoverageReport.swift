@@ -18,7 +18,9 @@ struct CoverageReport: Sendable {
     /// The violations whose site is a state of the flow, by state name.
     var violationsByState: [String: [Violation]] {
         let names = Set(coverage.states.map(\.name))
-        return Dictionary(grouping: check.violations.filter { names.contains($0.state) }, by: \.state)
+        var grouped: [String: [Violation]] = [:]
+        for violation in check.violations { if let state = violation.state, names.contains(state) { grouped[state, default: []].append(violation) } }
+        return grouped
     }
 
     /// How a violation is named next to its state: `deadlock`, or `illegal-transition on resend`.
@@ -35,9 +37,9 @@ struct CoverageReport: Sendable {
         var steps: Set<String> = []
         var refused: [(state: String, event: String)] = []
         for violation in check.violations {
-            if violation.property.id == "illegal-transition", let event = violation.event {
-                if !refused.contains(where: { $0.state == violation.state && $0.event == event }) {
-                    refused.append((violation.state, event))
+            if violation.property.id == "illegal-transition", let event = violation.event, let state = violation.state {
+                if !refused.contains(where: { $0.state == state && $0.event == event }) {
+                    refused.append((state, event))
                 }
             } else if violation.path.count >= 2, let event = violation.path.last?.event {
                 steps.insert("\(violation.path[violation.path.count - 2].state).\(event)")

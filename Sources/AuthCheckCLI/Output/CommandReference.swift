@@ -31,7 +31,8 @@ enum CommandReference {
         lines += ["", "| option | does |", "|---|---|"]
         for option in AuthCheckCommand.topLevelOptions { lines.append("| \(code(option.name)) | \(cell(option.help)) |") }
         lines += ["", "## Properties", "", "Ids for `--property`, in reports and in JSON.", "", "| id | holds when |", "|---|---|"]
-        for property in Property.allCases { lines.append("| \(code(property.id)) | \(cell(property.summary)) |") }
+        for property in Property.builtIn { lines.append("| \(code(property.id)) | \(cell(property.summary)) |") }
+        lines.append("| *your own* | \(cell(HelpFormatter.userPropertiesText)) |")
         lines += ["", "## Exit status", ""] + block(HelpFormatter.exitStatus(several: true))
         lines += ["", "## Output", ""] + [paragraph(AuthCheckCommand.outputText)]
         lines += ["", "## Environment", "", "| variable | does |", "|---|---|"]

@@ -101,10 +101,13 @@ enum HelpFormatter {
 
     /// The property ids and what each demands, for help.
     static var properties: String {
-        Property.allCases.flatMap { property in
-            item(property.id, property.summary, column: 22).map { String($0.dropFirst(2)) }
+        (Property.builtIn.map { ($0.id, $0.summary) } + [("(your own)", userPropertiesText)]).flatMap { id, summary in
+            item(id, summary, column: 22).map { String($0.dropFirst(2)) }
         }.joined(separator: "\n")
     }
+
+    /// What the help says of the properties a spec states itself.
+    static let userPropertiesText = "each rule an authflow/2 spec states under 'properties' (always, never or reachable), by its id"
 }
 
 extension String {

@@ -1,4 +1,5 @@
 import AuthFlowChecker
+import AuthFlow
 
 /// Turns option values into typed ones, or says exactly what is wrong with them.
 enum ValueParsers {
@@ -43,21 +44,31 @@ enum ValueParsers {
     }
 
     /// The properties of every `--property` value, each a single id or a comma-separated list; `nil` when none was given.
+    ///
+    /// A built-in id is taken as it is; any other id written like one (`mfa-before-session`) may name a
+    /// spec's own property, which ``SpecRunner`` checks once the spec is read.
     static func properties(_ values: [String], option: String = "--property") throws(UsageError) -> Set<Property>? {
         guard !values.isEmpty else { return nil }
         var result = Set<Property>()
-        let ids = Property.allCases.map(\.id)
+        let ids = Property.builtIn.map(\.id)
         for value in values {
             for part in value.split(separator: ",", omittingEmptySubsequences: false) {
                 let id = part.trimmingSpaces
                 guard !id.isEmpty else {
-                    throw .invalidValue(option: option, value: value, reason: "empty property id; expected one of \(ids.joined(separator: ", "))")
+                    throw .invalidValue(option: option, value: value, reason: "empty property id; expected one of \(ids.joined(separator: ", ")) or a property the spec states")
                 }
-                guard let property = Property(rawValue: id) else {
-                    let hint = Suggestion.nearest(to: id, in: ids).map { "; did you mean '\($0)'?" } ?? ""
-                    throw .invalidValue(option: option, value: id, reason: "unknown property\(hint) (properties: \(ids.joined(separator: ", ")))")
+                if let property = Property(builtInID: id) {
+                    result.insert(property)
+                    continue
                 }
-                result.insert(property)
+                // A near miss of a built-in id is a typo, not a spec's own property.
+                if let near = Suggestion.nearest(to: id, in: ids) {
+                    throw .invalidValue(option: option, value: id, reason: "unknown property; did you mean '\(near)'? (properties: \(ids.joined(separator: ", ")), or one the spec states)")
+                }
+                guard FlowSpec.UserProperty.isWellFormed(id) else {
+                    throw .invalidValue(option: option, value: id, reason: "unknown property (properties: \(ids.joined(separator: ", ")), or one the spec states, written like 'mfa-before-session')")
+                }
+                result.insert(Property(id: id))
             }
         }
         return result

@@ -21,6 +21,7 @@ extension FlowModel {
         builder.readSecrets()
         builder.readTransitions()
         builder.compileSemantics()
+        builder.readIntent()
         if !builder.issues.isEmpty {
             throw InvalidSpecError(file: file, issues: builder.issues.reported(by: SpecIssue.inDocumentOrder))
         }
@@ -54,6 +55,8 @@ extension FlowModel {
         self.roots = variants.roots.map { Root(keys: $0.keys, values: $0.values) }
         self.variants = variants.descriptions
         self.anywhereOverrides = builder.anywhereOverrides
+        self.isBackOnly = builder.isBackOnly
+        self.properties = builder.userProperties
         // Static: the `/1` table (``moves``) says everything. `anywhere` rows are not in it, and system events,
         // `anyOf` and `optional` need the frame-by-frame lint (waits-on-system, keys read).
         self.isStatic = builder.emissions.allSatisfy { list in
@@ -64,6 +67,7 @@ extension FlowModel {
             }
         } && builder.configKeys.isEmpty && spec.anywhere.isEmpty
             && builder.anyOf.allSatisfy(\.isEmpty) && builder.optional.allSatisfy(\.isEmpty)
+        for i in properties.indices { properties[i].text = properties[i].condition.text(self) }
     }
 }
 
@@ -114,6 +118,10 @@ struct _FlowModelBuilder {
     /// The unguarded row of each `(from, event)`, with its position in `transitions`.
     var unguardedRow: [Int64: (to: StateID, position: Int)] = [:]
     var rows: [FlowModel.Row] = []
+    /// Per state: whether its step is `backOnly`.
+    var isBackOnly: [Bool] = []
+    /// The user properties compiled, in declaration order.
+    var userProperties: [FlowModel.UserProperty] = []
     /// The accepted rows keyed by `from << 32 | event`, with their position in `transitions`.
     var rowIndex: [Int64: (to: StateID, position: Int)] = [:]
 

@@ -41,6 +41,11 @@ extension FlowModel {
         locations[JSONPath.root.member(key).text]
     }
 
+    /// The entry of the spec's own property `id` in `properties`.
+    public func location(ofProperty id: String) -> SourceLocation? {
+        spec.properties.firstIndex { $0.id == id }.flatMap { locations[JSONPath.root.member("properties").index($0).text] }
+    }
+
     private static func stepPath(_ state: String) -> JSONPath {
         JSONPath.root.member("steps").member(state)
     }

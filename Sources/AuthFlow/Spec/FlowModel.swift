@@ -89,6 +89,10 @@ public struct FlowModel: Sendable {
     package internal(set) var variants: [[FlowSpec.KeyValue]]
     /// `anywhere` rows a state's own emission or row overrides, as `state.event`.
     package let anywhereOverrides: [String]
+    /// Per state: a screen the user is meant to leave with back (`backOnly`), never a `deadlock` or `no-exit`.
+    public let isBackOnly: [Bool]
+    /// The team's own rules (`properties`), in declaration order.
+    public internal(set) var properties: [UserProperty]
     /// Whether every move is fixed by the state alone (no guard, value, clear, counter or reset):
     /// then ``moves`` lists exactly what ``successors(state:keys:values:into:)`` gives, and a search
     /// may read it instead. True of every `authflow/1` flow.

@@ -92,6 +92,33 @@ extension FlowSpec {
         case at([String])
     }
 
+    /// A rule the team states about every reachable configuration, by name (top-level `properties`).
+    public struct UserProperty: Hashable, Sendable {
+        /// What the rule demands of the reachable configurations.
+        public enum Kind: String, Hashable, Sendable, CaseIterable {
+            /// Every reachable configuration satisfies the guard.
+            case always
+            /// No reachable configuration satisfies the guard.
+            case never
+            /// In every variant, some reachable configuration satisfies the guard.
+            case reachable
+        }
+
+        /// The id printed and taken by `--property`: lowercase words joined by hyphens, not a built-in id.
+        public var id: String
+        public var description: String?
+        public var kind: Kind
+        /// The condition, over the data and (with `at`) the state.
+        public var condition: Guard
+
+        public init(_ id: String, _ kind: Kind, _ condition: Guard, description: String? = nil) {
+            self.id = id
+            self.kind = kind
+            self.condition = condition
+            self.description = description
+        }
+    }
+
     /// Who sends an event: the person, or the system (a backend's answer, a timer).
     public enum Sender: String, Hashable, Sendable {
         case user, system

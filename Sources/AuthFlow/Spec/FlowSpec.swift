@@ -17,6 +17,9 @@ public struct FlowSpec: Hashable, Sendable {
         var anyOfPositions: [Int] = []
         /// `authflow/2`: keys the step reads when present (they count as used).
         public var optional: [String] = []
+        /// `authflow/2`: a screen the user is meant to leave with back (help, information): never a
+        /// `deadlock` or `no-exit`. It must allow back and not be the initial or a terminal state.
+        public var backOnly = false
 
         public init(_ state: String, requires: [String] = [], emits: [Emission] = [], back: Bool = true) {
             self.state = state
@@ -72,6 +75,8 @@ public struct FlowSpec: Hashable, Sendable {
     public var config: [ConfigKey] = []
     /// `authflow/2`: global rows.
     public var anywhere: [AnywhereRow] = []
+    /// `authflow/2`: the team's own rules, decided like the built-in properties.
+    public var properties: [UserProperty] = []
     public var name: String?
     public var description: String?
     public var initial: String

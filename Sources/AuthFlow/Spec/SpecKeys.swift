@@ -11,12 +11,12 @@ package enum SpecKeys {
     package static let topLevel1 = ["format", "name", "description", "initial", "success", "abort", "steps", "transitions",
                                     "passcode", "secrets", "outputs", schema]
     /// The top-level keys an `authflow/2` file may hold that an `authflow/1` file may not.
-    package static let topLevelAdded2 = ["data", "config", "anywhere"]
+    package static let topLevelAdded2 = ["data", "config", "anywhere", "properties"]
 
     /// The keys of a step in an `authflow/1` file.
     package static let step1 = ["requires", "emits", "back"]
     /// The keys of a step an `authflow/2` file may hold that an `authflow/1` file may not.
-    package static let stepAdded2 = ["optional"]
+    package static let stepAdded2 = ["optional", "backOnly"]
 
     /// The keys of a transition row in an `authflow/1` file.
     package static let transition1 = ["from", "on", "to"]
@@ -34,6 +34,10 @@ package enum SpecKeys {
     package static let emission = ["adds", "set", "clears", "increment", "when", "by"]
     /// The keys of an `anywhere` row (`authflow/2`).
     package static let anywhere = ["on", "to", "by", "when", "except", "adds", "set", "increment", "clears"]
+    /// The keys of a user property (`authflow/2`): an id, a description and exactly one of ``propertyKinds``.
+    package static let property = ["id", "description", "always", "never", "reachable"]
+    /// The keys of a user property that hold its guard; a property has exactly one.
+    package static let propertyKinds = ["always", "never", "reachable"]
     /// The operators of a guard (`authflow/2`); a guard is an object with exactly one of them.
     package static let guardOperators = ["has", "missing", "equals", "in", "atLeast", "below", "all", "any", "not"]
 

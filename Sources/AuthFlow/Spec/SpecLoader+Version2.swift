@@ -126,7 +126,7 @@ extension _SpecReader {
             return []
         }
         var pairs: [FlowSpec.KeyValue] = []
-        for member in list {
+        for member in list where !member.key.hasPrefix("x-") {
             let memberPath = path.member(member.key)
             note(memberPath, member.value)
             guard checkName(member.key, at: memberPath, member.keyLocation, what: "data key") else { continue }
@@ -173,7 +173,7 @@ extension _SpecReader {
             if pairs.isEmpty { fail(operandPath, operand, "equals must name at least one key") }
             return .equals(pairs)
         case "in":
-            guard case let .object(members) = operand.value, !members.isEmpty else {
+            guard case let .object(all) = operand.value, case let members = all.filter({ !$0.key.hasPrefix("x-") }), !members.isEmpty else {
                 fail(operandPath, operand, "in must map at least one key to its values")
                 return nil
             }
@@ -188,7 +188,7 @@ extension _SpecReader {
             }
             return .isIn(lists)
         case "atLeast", "below":
-            guard case let .object(members) = operand.value, !members.isEmpty else {
+            guard case let .object(all) = operand.value, case let members = all.filter({ !$0.key.hasPrefix("x-") }), !members.isEmpty else {
                 fail(operandPath, operand, "\(op) must map at least one counter to a number")
                 return nil
             }
@@ -250,6 +250,33 @@ extension _SpecReader {
             rows.append(row)
         }
         return rows
+    }
+
+    /// `properties`: `[{id, description, always | never | reachable}]`, in order; the guard may test the state with `at`.
+    mutating func readProperties(_ node: JSONNode?) -> [FlowSpec.UserProperty] {
+        guard let node else { return [] }
+        let path = JSONPath.root.member("properties")
+        guard case let .array(elements) = node.value else {
+            fail(path, node, "properties must be an array of {id, always | never | reachable} objects, found \(node.value.typeName)")
+            return []
+        }
+        var properties: [FlowSpec.UserProperty] = []
+        for (i, element) in elements.enumerated() {
+            let itemPath = path.index(i)
+            note(itemPath, element)
+            guard let fields = members(element, at: itemPath, known: SpecKeys.property, what: "a property") else { continue }
+            let id = string(required(fields, "id", at: itemPath, container: element), at: itemPath.member("id"), what: "id")
+            let description = string(fields["description"], at: itemPath.member("description"), what: "description")
+            let kinds = SpecKeys.propertyKinds.filter { fields[$0] != nil }
+            guard kinds.count == 1, let kind = FlowSpec.UserProperty.Kind(rawValue: kinds[0]), let written = fields[kinds[0]] else {
+                let found = kinds.isEmpty ? "none" : kinds.joined(separator: " and ")
+                fail(itemPath, element, "a property states exactly one of always, never or reachable; found \(found)")
+                continue
+            }
+            guard let id, let condition = guardSpec(written, at: itemPath.member(kinds[0]), allowAt: true) else { continue }
+            properties.append(FlowSpec.UserProperty(id, kind, condition, description: description))
+        }
+        return properties
     }
 
     /// A transition row's `/2` fields: `when`, `clears`, `reset`.

@@ -222,6 +222,7 @@ struct _SpecReader {
         let data = version == 2 ? readData(top["data"]) : []
         let config = version == 2 ? readConfig(top["config"]) : []
         let anywhere = version == 2 ? readAnywhere(top["anywhere"]) : []
+        let properties = version == 2 ? readProperties(top["properties"]) : []
 
         guard issues.isEmpty, let initial, let success, let abort, let steps, let transitions else { return nil }
         var spec = FlowSpec(name: name, description: description, initial: initial, success: success, abort: abort,
@@ -230,6 +231,7 @@ struct _SpecReader {
         spec.data = data
         spec.config = config
         spec.anywhere = anywhere
+        spec.properties = properties
         return spec
     }
 
@@ -267,6 +269,11 @@ struct _SpecReader {
             if let back = fields["back"] {
                 if case let .bool(flag) = back.value { step.back = flag } else {
                     fail(stepPath.member("back"), back, "back must be true or false, found \(back.value.typeName)")
+                }
+            }
+            if let backOnly = fields["backOnly"], version2("backOnly", at: stepPath.member("backOnly"), backOnly) {
+                if case let .bool(flag) = backOnly.value { step.backOnly = flag } else {
+                    fail(stepPath.member("backOnly"), backOnly, "backOnly must be true or false, found \(backOnly.value.typeName)")
                 }
             }
             if let emits = fields["emits"] {

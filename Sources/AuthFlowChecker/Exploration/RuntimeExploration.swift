@@ -22,7 +22,7 @@ struct FoundViolation: Sendable {
         if order != other.order { return order.lexicographicallyPrecedes(other.order) }
         let a = violation, b = other.violation
         if a.property != b.property { return a.property < b.property }
-        if a.state != b.state { return a.state < b.state }
+        if a.state != b.state { return (a.state ?? "") < (b.state ?? "") }
         return (a.event ?? "") < (b.event ?? "")
     }
 }

@@ -344,11 +344,15 @@ struct PromelaWriter {
     }
 
     /// A terminal state waits in a self-loop (no new state), so pan's invalid end states are exactly the deadlocks.
+    /// A back-only screen waits too: the user leaves it with back, which this model of the configurations leaves out.
     private func terminalWait() -> [String] {
-        let terminal = (0..<model.stateCount).filter { model.isTerminal[$0] }
-        guard !terminal.isEmpty else { return [] }
-        return ["    /* a terminal state ends the flow: it waits here, so pan never calls it an invalid end state */",
-                "    :: " + terminal.map { "st == \($0)" }.joined(separator: " || ")]
+        let waiting = (0..<model.stateCount).filter { model.isTerminal[$0] || model.isBackOnly[$0] }
+        guard !waiting.isEmpty else { return [] }
+        let comment = waiting.contains { model.isBackOnly[$0] }
+            ? ["    /* a terminal state ends the flow and a back-only screen is left with back: each waits here,",
+               "       so pan never calls it an invalid end state */"]
+            : ["    /* a terminal state ends the flow: it waits here, so pan never calls it an invalid end state */"]
+        return comment + ["    :: " + waiting.map { "st == \($0)" }.joined(separator: " || ")]
     }
 
     // MARK: Checks

@@ -98,7 +98,8 @@ package enum FlowTrail {
 
     /// The site `text` names (`property@state` or `property@state.event`), when its property and state exist.
     package static func parseSite(_ text: String, model: FlowModel) -> Site? {
-        guard let at = text.firstIndex(of: "@"), let property = Property(rawValue: String(text[..<at])) else { return nil }
+        guard let at = text.firstIndex(of: "@"),
+              let property = Property.all(of: model).first(where: { $0.id == text[..<at] }) else { return nil }
         let rest = String(text[text.index(after: at)...])
         if model.states.contains(rest) { return Site(property: property, state: rest) }
         guard let dot = rest.lastIndex(of: "."), model.states.contains(String(rest[..<dot])) else { return nil }

@@ -15,8 +15,8 @@ public enum CounterexampleRenderer {
     public static func render(_ violation: Violation, number: Int, replay: String?, secrets: Set<String> = [],
                               style: TextStyle = .plain, subject: String = "the runtime") -> String {
         var lines: [String] = []
-        let site = violation.event.map { "\(violation.state) on \($0)" } ?? violation.state
-        lines.append("\(number)) \(style.bad(violation.property.id)) at \(site)"
+        let place = violation.state == nil ? " — no reachable configuration satisfies it" : " at \(violation.place)"
+        lines.append("\(number)) \(style.bad(violation.property.id))\(place)"
                      + (violation.path.isEmpty ? "" : " — \(violation.length) step\(violation.length == 1 ? "" : "s")"))
         lines.append("   \(violation.message)")
         if let variant = violation.variant, !variant.isEmpty {
@@ -41,7 +41,7 @@ public enum CounterexampleRenderer {
                 lines.append(line(i, event: step.event ?? "(start)", rest: "→ \(state)  \(dataText(step, secrets: secrets))"))
             }
             if let refused {
-                lines.append(line(last, event: refused, rest: "→ (no transition from \(violation.state))"))
+                lines.append(line(last, event: refused, rest: "→ (no transition from \(violation.state ?? "?"))"))
             }
         }
         if let mismatch = violation.mismatch {

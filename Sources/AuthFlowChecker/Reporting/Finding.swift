@@ -112,26 +112,28 @@ package struct Finding: Hashable, Sendable {
 
     /// Where a person fixes `violation` in `model`'s file.
     package static func location(of violation: Violation, in model: FlowModel) -> SourceLocation? {
-        let step = model.location(ofStep: violation.state)
+        if violation.property.isUserDefined { return model.location(ofProperty: violation.property.id) }
+        guard let state = violation.state else { return nil }
+        let step = model.location(ofStep: state)
         switch violation.property {
         case .unmetRequirement:
-            return model.location(ofRequires: violation.state) ?? step
+            return model.location(ofRequires: state) ?? step
         case .passcode:
             return model.location(ofMember: "passcode") ?? model.location(ofMember: "format")
         default:
-            return violation.event.flatMap { model.location(ofEmission: $0, inStep: violation.state) } ?? step
+            return violation.event.flatMap { model.location(ofEmission: $0, inStep: state) } ?? step
         }
     }
 
     /// The counterexample on one line, in the notation of the spec's own messages:
     /// `start --begin--> code --resend--> (no transition from code)`.
     package static func pathLine(_ violation: Violation) -> String {
-        var text = violation.path.first?.state ?? violation.state
+        var text = violation.path.first?.state ?? violation.state ?? "(no path)"
         for step in violation.path.dropFirst() {
             text += " --\(step.event ?? "?")--> \(step.state)"
         }
         if violation.property == .illegalTransition, let event = violation.event {
-            text += " --\(event)--> (no transition from \(violation.state))"
+            text += " --\(event)--> (no transition from \(violation.state ?? "?"))"
         }
         return text
     }

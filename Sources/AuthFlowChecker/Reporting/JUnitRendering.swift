@@ -57,7 +57,7 @@ package enum JUnitRenderer {
             let first = error.issues.first.map { "\($0)" } ?? "invalid spec"
             testCase("invalid-spec", "<error message=\"\(attribute(first))\" type=\"invalid-spec\">\(text(error.issues.map(\.description).joined(separator: "\n")))</error>")
         } else {
-            for property in Property.allCases {
+            for property in report.properties {
                 let violations = report.violations.filter { $0.property == property }
                 if let first = violations.first {
                     counts.failures += 1

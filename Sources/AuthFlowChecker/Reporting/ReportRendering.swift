@@ -9,8 +9,9 @@ public enum ReportRenderer {
     /// The command line that replays `violation` of `report`; `-` for a spec read from standard input.
     public static func replayCommand(for violation: Violation, in report: CheckReport) -> String {
         let spec = report.spec == standardInputName ? "-" : shellQuoted(report.spec)
-        if violation.property == .passcode {
-            return "authcheck check \(spec) --property passcode"
+        // The complete check decides what no one path shows: the passcode, a `reachable` no configuration satisfies.
+        if violation.property == .passcode || violation.state == nil {
+            return "authcheck check \(spec) --property \(violation.property.id)"
         }
         return "authcheck explore \(spec) --property \(violation.property.id) --depth \(report.stats.depth)"
     }
@@ -122,7 +123,7 @@ public enum ReportRenderer {
     package static func violationJSON(_ violation: Violation, secrets: Set<String>) -> JSON {
         var members: [(String, JSON)] = [
             ("property", .string(violation.property.id)),
-            ("state", .string(violation.state)),
+            ("state", violation.state.map(JSON.string) ?? .null),
             ("event", violation.event.map(JSON.string) ?? .null),
             ("message", .string(violation.message)),
         ]

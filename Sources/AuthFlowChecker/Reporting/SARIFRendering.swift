@@ -22,15 +22,20 @@ package enum SARIFRenderer {
         log(reports, toolVersion: toolVersion).rendered(pretty: true)
     }
 
-    /// The rule ids of the driver, in order: every property, then the extra rules.
-    package static var ruleIDs: [String] { rules.map(\.id) }
+    /// The rule ids of the driver, in order: every built-in property, then the extra rules, then the specs' own properties.
+    package static func ruleIDs(_ reports: [LocatedReport] = []) -> [String] { rules(reports).map(\.id) }
 
-    static var rules: [(id: String, summary: String)] {
-        Property.allCases.map { ($0.id, $0.summary) } + Finding.extraRules
+    static func rules(_ reports: [LocatedReport]) -> [(id: String, summary: String)] {
+        var rules = Property.builtIn.map { ($0.id, $0.summary) } + Finding.extraRules
+        var seen = Set(rules.map(\.0))
+        for located in reports {
+            for property in located.report.userProperties where seen.insert(property.id).inserted { rules.append((property.id, property.summary)) }
+        }
+        return rules
     }
 
     package static func log(_ reports: [LocatedReport], toolVersion: String) -> JSON {
-        let rules = self.rules
+        let rules = self.rules(reports)
         let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
         let driver: JSON = .object(JSONObject([
             ("name", .string("authcheck")),

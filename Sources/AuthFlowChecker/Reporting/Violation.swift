@@ -4,8 +4,8 @@ import AuthFlow
 public struct Violation: Hashable, Sendable {
     /// The property violated.
     public var property: Property
-    /// The state of the site.
-    public var state: String
+    /// The state of the site; `nil` for a violated `reachable` property, which no one configuration shows.
+    public var state: String?
     /// The event of the site (for `illegal-transition`; the offending event for runtime properties).
     public var event: String?
     /// Why it is a violation, in words.
@@ -18,7 +18,7 @@ public struct Violation: Hashable, Sendable {
     /// (empty when it has no `config`); `nil` for an `authflow/1` flow.
     public var variant: [FlowSpec.KeyValue]?
 
-    public init(property: Property, state: String, event: String? = nil, message: String, path: [PathStep],
+    public init(property: Property, state: String?, event: String? = nil, message: String, path: [PathStep],
                 mismatch: FrameMismatch? = nil, variant: [FlowSpec.KeyValue]? = nil) {
         self.property = property
         self.state = state
@@ -29,9 +29,17 @@ public struct Violation: Hashable, Sendable {
         self.variant = variant
     }
 
+    /// Where it is violated, in words: `password on resend`, `password`, or for a violated `reachable`
+    /// property, which no configuration shows, `no reachable configuration`.
+    public var place: String {
+        guard let state else { return "no reachable configuration" }
+        return event.map { "\(state) on \($0)" } ?? state
+    }
+
     /// The number of events in the counterexample.
     public var length: Int { max(0, path.count - 1) }
 
     /// Where it is violated; prints as `property@state` or `property@state.event`.
-    public var site: Site { Site(property: property, state: state, event: event) }
+    /// A spec's own property is one site, whatever the state it is violated in.
+    public var site: Site { property.isUserDefined ? Site(property: property, state: nil) : Site(property: property, state: state, event: event) }
 }

@@ -95,7 +95,7 @@ struct PathShrinker {
         var improved = false
         // The failing state by the shortest routes, with and without the path's last action.
         let last = current().last
-        for route in guide.shortestPaths(toState: site.state, limit: 8) where route.count < current().count {
+        for route in site.state.map({ guide.shortestPaths(toState: $0, limit: 8) }) ?? [] where route.count < current().count {
             if attempt(route) || (last.map { route.count + 1 < current().count && attempt(route + [$0]) } ?? false) {
                 improved = true
                 break

@@ -55,6 +55,11 @@ public struct CheckReport: Sendable {
     public var strict: Bool
     /// The data keys whose values are never printed.
     public var secrets: Set<String>
+    /// The spec's own properties (`properties`), in declaration order: reports list them after the built-in ones.
+    public var userProperties: [Property] = []
+
+    /// Every property the report speaks of: the built-in ones, then the spec's own.
+    public var properties: [Property] { Property.builtIn + userProperties }
 
     /// The report of a spec that could not be checked: verdict `invalid`, every problem in `error`.
     public static func invalid(spec: String, name: String? = nil, error: InvalidSpecError, options: CheckOptions,
@@ -155,7 +160,7 @@ public enum FlowChecker {
                                 normalise: ((String) -> String)? = nil,
                                 start: Date? = nil, clock: CheckClock = .system) -> (report: CheckReport, coverage: FlowCoverage) {
         var options = options
-        options.properties = (options.properties ?? Set(Property.allCases)).subtracting([.undoMismatch, .divergence])
+        options.properties = (options.properties ?? Set(Property.all(of: model))).subtracting([.undoMismatch, .divergence])
         let result = run(model, source: source, options: options, driver: nil, normalise: normalise,
                          start: start ?? clock.now(), clock: clock)
         guard let coverage = result.coverage else { preconditionFailure("a run without the runtime walk counts coverage") }
@@ -226,7 +231,7 @@ public enum FlowChecker {
         let report = CheckReport(spec: source, name: model.name, verdict: verdict, violations: violations,
                                  lint: verification.lint, stats: stats, stoppedBy: stoppedBy, error: nil,
                                  warnings: model.warnings + UnemittedRows.warnings(model), strict: options.strict,
-                                 secrets: Set(model.names(of: model.secrets)))
+                                 secrets: Set(model.names(of: model.secrets)), userProperties: Property.userProperties(of: model))
         return (report, coverage)
     }
 }

@@ -77,8 +77,10 @@ struct FrameMoves {
     }
 
     /// `deadlock` when non-terminal configuration `i` cannot move, `no-exit` when it moves but can reach no terminal configuration.
+    /// A back-only screen is left with back: never stuck.
     func stuck(_ i: Int) -> Property? {
-        guard !graph.model.isTerminal[Int(graph.configurations[i].state)] else { return nil }
+        let state = Int(graph.configurations[i].state)
+        guard !graph.model.isTerminal[state], !graph.model.isBackOnly[state] else { return nil }
         if !canMove[i] { return .deadlock }
         return canExit[i] ? nil : .noExit
     }

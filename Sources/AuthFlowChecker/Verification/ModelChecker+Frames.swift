@@ -59,8 +59,8 @@ extension ModelChecker {
 extension ModelChecker {
     /// The lint of a flow checked frame by frame: what `/1` reports, plus `waits-on-system`, shadowed rows and overridden `anywhere` rows.
     ///
-    /// Keys count as used when a step requires them (`requires`, `anyOf`), reads them (`optional`)
-    /// or a guard tests them; a row no reachable frame fires is dead, or shadowed when its event was
+    /// Keys count as used when a step requires them (`requires`, `anyOf`), reads them (`optional`),
+    /// a guard tests them or one of the spec's own properties does; a row no reachable frame fires is dead, or shadowed when its event was
     /// offered and an earlier row for the same `from` and `on` always took it.
     static func frameLint(_ graph: ConfigurationGraph, facts: FrameFacts) -> Lint {
         let model = graph.model
@@ -82,6 +82,7 @@ extension ModelChecker {
                 for row in emission.rows { if let when = row.when { used.formUnion(when.keys) } }
             }
         }
+        for property in model.properties { used.formUnion(property.condition.keys) }
         let unused = produced.subtracting(used).subtracting(model.outputs.map(\.index)).sorted()
         lint.unusedData = unused.map { model.keys[$0] }
         lint.overriddenAnywhere = model.anywhereOverrides

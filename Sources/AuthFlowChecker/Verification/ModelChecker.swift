@@ -23,6 +23,7 @@ package enum ModelChecker {
         var found: [(position: Int32, violation: Violation)] = []
         var facts = FrameFacts()
         if !model.isStatic { found = frameSites(graph, rules: rules, facts: &facts) }
+        found += userPropertySites(graph)
         for state in 0..<stateCount where graph.isReachable(state) {
             let first = graph.firstOfState[state]
             // A static flow's moves depend on the state alone: its sites are the state's, at its first configuration.
@@ -51,14 +52,15 @@ package enum ModelChecker {
 
         // Each `/2` path names the variant it ran in: the one of the root it starts from.
         if model.format >= 2 {
-            for i in found.indices { found[i].violation.variant = graph.variant(of: found[i].position) }
+            for i in found.indices where found[i].violation.state != nil { found[i].violation.variant = graph.variant(of: found[i].position) }
         }
         return SpecVerification(
             violations: found.map(\.violation), lint: model.isStatic ? lint(graph) : frameLint(graph, facts: facts), states: graph.reachableStates,
             configurations: graph.count, stoppedBy: graph.stoppedBy)
     }
 
-    /// Unreachable states, dead transitions and unused data (keys listed in `outputs` are handed to the app, not unused);
+    /// Unreachable states, dead transitions and unused data (keys listed in `outputs` are handed to the app, and keys
+    /// the spec's own properties test are read by them: neither is unused);
     /// a stopped search reports no lint: it claims nothing it has not seen the whole flow for.
     static func lint(_ graph: ConfigurationGraph) -> Lint {
         let model = graph.model
@@ -70,6 +72,8 @@ package enum ModelChecker {
             required = required.union(model.requires[state])
             for move in model.moves[state] { produced = produced.union(move.adds) }
         }
+        // A key the team's own rules test is read, as a step's requirement is.
+        for property in model.properties { for k in property.condition.keys { required.insert(KeyID(k)) } }
         lint.unusedData = model.names(of: produced.subtracting(required).subtracting(model.outputs))
         lint.unreachable = (0..<model.stateCount).filter { !graph.isReachable($0) }.map { model.states[$0] }
         for row in model.rows {

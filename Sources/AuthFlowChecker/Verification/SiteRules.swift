@@ -93,6 +93,8 @@ struct SiteRules {
         }
         if model.isTerminal[state] {
             if let violation = terminalExit(state) { sites.append(violation) }
+        } else if model.isBackOnly[state] {
+            // Left with back by design (help, information): neither a deadlock nor a trap.
         } else if !moves.contains(where: { $0.target != nil }) {
             let why = moves.isEmpty ? "its step emits no events" : "none of the events it emits has a transition"
             sites.append(violation(.deadlock, state, "\(name) is not terminal and has no legal forward move: \(why)"))

@@ -278,7 +278,7 @@ struct SpecSection {
             let number = firstViolation + k
             let id = "\(prefix)-v\(number)"
             let (nodes, edges) = walk(violation, index: index)
-            let site = violation.event.map { "\(violation.state) on \($0)" } ?? violation.state
+            let site = violation.place
             let length = violation.path.isEmpty ? "" : " — \(violation.length) step\(violation.length == 1 ? "" : "s")"
             buttons.append(HTMLText.element("li", [:], HTMLText.element("button", [
                 "type": "button", "class": "violation", "id": id, "data-violation": String(number),
@@ -328,7 +328,7 @@ struct SpecSection {
         if let refused {
             items.append(stepItem(last, last: last, property: violation.property.id, node: nodes.last ?? nil, edge: nil,
                                   content: "<span class=\"event\">\(HTMLText.escaped(refused))</span> → "
-                                    + "<span class=\"state\">(no transition from \(HTMLText.escaped(violation.state)))</span>"))
+                                    + "<span class=\"state\">(no transition from \(HTMLText.escaped(violation.state ?? "?")))</span>"))
         }
         var extra = ""
         if let mismatch = violation.mismatch {
