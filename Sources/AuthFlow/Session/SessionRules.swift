@@ -205,9 +205,13 @@ extension FlowSession {
             storage.data.write(key, rules.value(of: k, keys: childKeys, values: childValues, output: sentValue))
         }
         storage.frames.append((childKeys, childValues))
-        let data = storage.tracker == nil ? nil
-            : rules.trackedData(state: s, emission: index, clearKeys: row.clearKeys, clearValues: row.clearValues, keys: childKeys, values: childValues)
-        entered(transition, added: data?.added ?? [], cleared: data?.cleared, values: data?.values)
+        if storage.tracker != nil {
+            // Only a tracked session builds what the tracker records (no list is made or released per move otherwise).
+            let data = rules.trackedData(state: s, emission: index, clearKeys: row.clearKeys, clearValues: row.clearValues, keys: childKeys, values: childValues)
+            entered(transition, added: data.added, cleared: data.cleared, values: data.values)
+        } else if storage.presenter != nil {
+            present()
+        }
         return transition
     }
 
