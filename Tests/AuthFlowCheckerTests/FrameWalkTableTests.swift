@@ -18,7 +18,7 @@ import Testing
     }
 
     func summary(_ exploration: RuntimeExploration) -> [String] {
-        exploration.violations.map { "\($0.property.id) \($0.state) \($0.event ?? "-") \($0.path.map(\.event))" }
+        exploration.violations.map { "\($0.property.id) \($0.state ?? "-") \($0.event ?? "-") \($0.path.map(\.event))" }
     }
 
     @Test(arguments: [1, 5, 8])
@@ -52,8 +52,9 @@ import Testing
         let expectedA = UnsafeMutablePointer<Int>.allocate(capacity: model.keys.count)
         let expectedB = UnsafeMutablePointer<Int>.allocate(capacity: model.keys.count)
         defer { expectedA.deallocate(); expectedB.deallocate() }
-        let inPlace = FrameMatcher(model: model, driver: session, readsInternals: true, expected: expectedA)
-        let throughValues = FrameMatcher(model: model, driver: forwarded, readsInternals: true, expected: expectedB)
+        let table = FrameValueTable(layout: model.layout, keyCount: model.keys.count)
+        let inPlace = FrameMatcher(table: table, driver: session, readsInternals: true, expected: expectedA)
+        let throughValues = FrameMatcher(table: table, driver: forwarded, readsInternals: true, expected: expectedB)
         #expect(inPlace.session != nil && throughValues.session == nil)
 
         let layout = model.layout

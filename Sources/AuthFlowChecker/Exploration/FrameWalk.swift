@@ -67,20 +67,18 @@ struct FrameWalk<Driver: FlowDriver> {
     /// The flow and the values the walk sends: a valued key's value in a branch, a presence key's token.
     final class ValueSender {
         let model: FlowModel
-        let layout: DataLayout
-        let valued: UInt64
+        /// The keys' fields and domains.
+        let table: FrameValueTable
         init(model: FlowModel) {
             self.model = model
-            let layout = model.layout
-            self.layout = layout
-            self.valued = (0..<model.keys.count).reduce(0) { layout.isValued($1) ? $0 | 1 << UInt64($1) : $0 }
+            self.table = FrameValueTable(layout: model.layout, keyCount: model.keys.count)
         }
 
         /// The value of `key` sent with `event` at `height`, the branch's values packed in `values`.
         @inline(__always)
         func value(_ key: KeyID, event: EventID, values: UInt64, height: Int) -> FlowValue {
             let k = key.index
-            if valued & (1 << UInt64(k)) != 0 { return .string(layout.domains[k][layout.field(k, in: values)]) }
+            if table.valuedBits & (1 << UInt64(k)) != 0, let position = table.position(k, in: values) { return table.textValues[position] }
             return .int(RuntimeExplorer.token(height: height, event: event, key: key))
         }
     }
@@ -102,8 +100,8 @@ struct FrameWalk<Driver: FlowDriver> {
         self.expected = memory.expected
         let layout = model.layout
         self.configBits = (0..<model.keys.count).reduce(0) { layout.isConfig[$1] ? $0 | 1 << UInt64($1) : $0 }
-        self.matcher = FrameMatcher(model: model, driver: driver, readsInternals: traits.readsInternals, expected: memory.expected)
         self.sender = ValueSender(model: model)
+        self.matcher = FrameMatcher(table: sender.table, driver: driver, readsInternals: traits.readsInternals, expected: memory.expected)
     }
 
     func result() -> RuntimeExploration {
