@@ -23,7 +23,7 @@ struct FrameTable {
     ///
     /// One bit set per configuration, computed in ``expand(_:of:)``. Per-configuration facts that a
     /// check reads at every node (say, one bit per user property the frame violates) belong here:
-    /// add the bit, set it in ``FrameTable/facts(of:)``, read it in ``FrameWalk/checkNode()``.
+    /// add the bit, set it in ``FrameTable/facts(of:resets:)``, read it in ``FrameWalk/checkNode()``.
     struct Facts: OptionSet {
         var rawValue: UInt64
         /// The spec lets the user go back from this state (above the root): it is not terminal and its step allows back.
@@ -103,8 +103,9 @@ struct FrameTable {
     /// How many times the table was emptied.
     private(set) var emptied = 0
 
-    /// The configurations a table holds by default before it is emptied.
-    static let defaultCapacity = 1 << 16
+    /// The configurations a table holds by default before it is emptied (with four moves each, a few
+    /// megabytes at most; a real sign-in flow has tens to hundreds of configurations).
+    static let defaultCapacity = 1 << 14
 
     /// A table for `model` walked to `depth`, holding at most about `capacity` configurations (by
     /// default ``defaultCapacity``, raised to what one stack of that depth needs, so that emptying
