@@ -84,6 +84,10 @@ extension EndToEndCase {
         .init("check-github-annotations", ["check", Fixture.spec("illegal-transition"), Fixture.spec("legacy"), Fixture.spec("malformed")],
               environment: ["GITHUB_ACTIONS": "true"]),
         .init("check-github-annotations-sarif", ["check", "--format", "sarif", Fixture.spec("deadlock")], environment: ["GITHUB_ACTIONS": "true"]),
+        // A rule per spec's own property with its description; each result at the property's entry.
+        .init("check-user-property-sarif", ["check", "--format", "sarif", version2Broken("mfa-skip"), version2Broken("lockout-variant")]),
+        .init("check-user-property-junit", ["check", "--format", "junit", version2Broken("mfa-skip"), version2Broken("lockout-variant")]),
+        .init("check-user-property-annotations", ["check", version2Broken("password-kept")], environment: ["GITHUB_ACTIONS": "true"]),
     ]
 
     /// A spec on standard input, and `--quiet`.
@@ -150,6 +154,14 @@ extension EndToEndCase {
         // authflow/2: the variant a path ran in, and the values after each step (counters included, config left out).
         .init("check-v2-variant", ["check", version2Broken("expiry-trap"), version2Broken("passkey-variant")]),
         .init("check-v2-values-json", ["check", "--format", "json", version2Broken("lockout"), version2Broken("passkey-variant")]),
+        // The team's own rules: a never broken by a skip button (its shortest path and the rule in the team's words),
+        // a reachable no configuration satisfies in one variant (no state, no path), an always; a back-only screen.
+        .init("check-user-property", ["check", version2Broken("mfa-skip")]),
+        .init("check-user-property-json", ["check", "--format", "json", version2Broken("mfa-skip"), version2Broken("lockout-variant")]),
+        .init("check-user-properties", ["check", version2Broken("lockout-variant"), version2Broken("password-kept"), version2Broken("help-screens")]),
+        .init("explore-user-property", ["explore", version2Broken("lockout-variant")]),
+        .init("explore-user-property-selected", ["explore", "--format", "json", "--property", "mfa-before-session", version2Broken("mfa-skip")]),
+        .init("coverage-user-property", ["coverage", version2Broken("mfa-skip")]),
     ]
 
     /// A broken `authflow/2` fixture of the checker's tests.
