@@ -76,6 +76,23 @@ import Testing
         #expect(report.violations.map(\.property.id) == [rule], "\(name): \(rule)")
     }
 
+    // MARK: the examples of docs/spec-format-2.md
+
+    @Test func eachWholeExampleOfTheReferenceHoldsWithTheFiguresItStates() throws {
+        // A whole spec shown in a json block, then the sentence that says what `authcheck check` finds.
+        let text = try String(contentsOf: Files.root.appendingPathComponent("docs/spec-format-2.md"), encoding: .utf8)
+        let pattern = try Regex(#"```json\n(\{\n  "format"[^`]*)```\n\n`authcheck check` says it holds: (\d+) states, (\d+) configurations"#)
+        let examples = text.matches(of: pattern)
+        #expect(examples.count == 2, "the one-time-code flow of section 1 and the rules of section 12")
+        for example in examples {
+            let json = try #require(example.output[1].substring.map(String.init))
+            let model = try SpecLoader.load(json: json, file: "docs/spec-format-2.md")
+            let report = FlowChecker.check(model, source: "docs/spec-format-2.md")
+            #expect(report.verdict == .holds, "\(report.violations.map(\.message))")
+            #expect("\(report.stats.states) \(report.stats.configurations)" == "\(example.output[2].substring ?? "") \(example.output[3].substring ?? "")")
+        }
+    }
+
     // MARK: session-restore
 
     /// The data keys present in some reachable configuration of `state`.
