@@ -12,6 +12,8 @@ import Testing
 @Suite struct CoverageHTMLTests {
     static let specs = Fixture.realSpecs + ["illegal-transition", "unmet-requirement", "deadlock", "no-exit", "secrets",
                                             "legacy", "odd-names", "siblings"].map(Fixture.spec)
+        // The team's own rules: a violated reachable has no state and no path, and must not break the page.
+        + ["mfa-skip", "lockout-variant", "password-kept", "help-screens"].map { "Tests/AuthFlowCheckerTests/Fixtures/version2/broken/\($0).json" }
 
     /// Runs `authcheck ARGUMENTS` in process; returns stdout and the status.
     static func run(_ arguments: [String], fault: TestFault? = nil) -> (stdout: String, status: Int32) {
@@ -94,6 +96,19 @@ import Testing
         let expected = report.violations.map { $0.path.count + ($0.property == .illegalTransition ? 1 : 0) }.reduce(0, +)
         #expect(steps == expected, "\(path): steps listed")
         Self.expectSelfContained(html, path)
+    }
+
+    @Test func aRuleNoConfigurationSatisfiesIsListedWithoutAPath() throws {
+        let file = Fixture.url("Tests/AuthFlowCheckerTests/Fixtures/version2/broken/lockout-variant.json").path
+        let (html, status) = Self.run(["check", "--format", "html", file])
+        #expect(status == 1)
+        let parsed = try #require(Elements.parse(html))
+        let button = try #require(parsed.withAttribute("data-violation").first)
+        #expect(button["data-nodes"] == "" && button["data-edges"] == "")
+        #expect(parsed.text.contains("lockout-reachable — no reachable configuration satisfies it in lockout=off"))
+        // Nothing to walk: the panel's step buttons are there for the script, and hidden.
+        #expect(parsed.elements.contains { $0.attributes["class"] == "nav" && $0.attributes["hidden"] == "hidden" })
+        #expect(parsed.withAttribute("data-step").isEmpty)
     }
 
     @Test func secretsAreRedactedAsTheTextReportDoes() throws {

@@ -40,9 +40,6 @@ extension EndToEndCase {
     /// A log of tracker records written for the command's tests, in `Expected/traces/`.
     static func traceLog(_ name: String) -> String { "Tests/AuthCheckEndToEndTests/Expected/traces/\(name).jsonl" }
 
-    /// A broken `authflow/2` fixture of the checker's tests, by name.
-    static func brokenVersion2(_ name: String) -> String { "Tests/AuthFlowCheckerTests/Fixtures/version2/broken/\(name).json" }
-
     /// The `authflow/2` fixture of the checker's tests: values, counters, config variants, guards, a reset row.
     static let version2Spec = "Tests/AuthFlowCheckerTests/Fixtures/version2/sign-in.json"
 
@@ -87,6 +84,10 @@ extension EndToEndCase {
         .init("check-github-annotations", ["check", Fixture.spec("illegal-transition"), Fixture.spec("legacy"), Fixture.spec("malformed")],
               environment: ["GITHUB_ACTIONS": "true"]),
         .init("check-github-annotations-sarif", ["check", "--format", "sarif", Fixture.spec("deadlock")], environment: ["GITHUB_ACTIONS": "true"]),
+        // A rule per spec's own property with its description; each result at the property's entry.
+        .init("check-user-property-sarif", ["check", "--format", "sarif", version2Broken("mfa-skip"), version2Broken("lockout-variant")]),
+        .init("check-user-property-junit", ["check", "--format", "junit", version2Broken("mfa-skip"), version2Broken("lockout-variant")]),
+        .init("check-user-property-annotations", ["check", version2Broken("password-kept")], environment: ["GITHUB_ACTIONS": "true"]),
     ]
 
     /// A spec on standard input, and `--quiet`.
@@ -112,7 +113,7 @@ extension EndToEndCase {
               environment: ["AUTHCHECK_TEST_FAULT": "undo-refused:otp"]),
         .init("fuzz-invalid-spec", ["fuzz", Fixture.spec("malformed")]),
         // The spec's own rule by its id, shrunk to the checker's shortest; the replay line keeps the choice.
-        .init("fuzz-user-property", ["fuzz", "--seed", "3", "--property", "mfa-before-session", brokenVersion2("mfa-skip")]),
+        .init("fuzz-user-property", ["fuzz", "--seed", "3", "--property", "mfa-before-session", version2Broken("mfa-skip")]),
         .init("export-promela", ["export", "--format", "promela", "--depth", "3", Fixture.sessionRestore]),
         // Without --depth, every configuration: a deadlock is an invalid end state, the terminal states wait.
         .init("export-promela-configurations", ["export", "--format", "promela", Fixture.spec("deadlock")]),
@@ -141,8 +142,8 @@ extension EndToEndCase {
         .init("explore-property-filter", ["explore", "--property", "deadlock,no-exit", Fixture.spec("no-exit")]),
         .init("explore-property-filter-holds", ["explore", "--property=terminal-exit", "--property", "deadlock", Fixture.spec("no-exit")]),
         // The spec's own rule by its id: the checker's counterexample, and what the runtime walk found on every frame it drove.
-        .init("explore-user-property", ["explore", "--property", "mfa-before-session", brokenVersion2("mfa-skip")]),
-        .init("explore-user-property-json", ["explore", "--format", "json", "--property", "no-password-after-sign-in", brokenVersion2("password-kept")]),
+        .init("explore-user-rule", ["explore", "--property", "mfa-before-session", version2Broken("mfa-skip")]),
+        .init("explore-user-rule-json", ["explore", "--format", "json", "--property", "no-password-after-sign-in", version2Broken("password-kept")]),
         // A runtime counterexample carries values; a secret key prints as <redacted>.
         .init("check-secrets-redacted", ["check", Fixture.spec("secrets")],
               environment: ["AUTHCHECK_TEST_FAULT": "undo-refused:otp"]),
@@ -158,6 +159,14 @@ extension EndToEndCase {
         // authflow/2: the variant a path ran in, and the values after each step (counters included, config left out).
         .init("check-v2-variant", ["check", version2Broken("expiry-trap"), version2Broken("passkey-variant")]),
         .init("check-v2-values-json", ["check", "--format", "json", version2Broken("lockout"), version2Broken("passkey-variant")]),
+        // The team's own rules: a never broken by a skip button (its shortest path and the rule in the team's words),
+        // a reachable no configuration satisfies in one variant (no state, no path), an always; a back-only screen.
+        .init("check-user-property", ["check", version2Broken("mfa-skip")]),
+        .init("check-user-property-json", ["check", "--format", "json", version2Broken("mfa-skip"), version2Broken("lockout-variant")]),
+        .init("check-user-properties", ["check", version2Broken("lockout-variant"), version2Broken("password-kept"), version2Broken("help-screens")]),
+        .init("explore-user-property", ["explore", version2Broken("lockout-variant")]),
+        .init("explore-user-property-selected", ["explore", "--format", "json", "--property", "mfa-before-session", version2Broken("mfa-skip")]),
+        .init("coverage-user-property", ["coverage", version2Broken("mfa-skip")]),
     ]
 
     /// A broken `authflow/2` fixture of the checker's tests.

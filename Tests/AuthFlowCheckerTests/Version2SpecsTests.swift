@@ -32,6 +32,67 @@ import Testing
         #expect(FlowCoverage.compute(model, depth: 8).stacks == stacks)
     }
 
+    // MARK: the teams' own rules
+
+    /// Each rule a `/2` flow in `Specs/` states, and an edit of the file that breaks it (every occurrence of `old` replaced).
+    static let rules: [(spec: String, rule: String, old: String, new: String)] = [
+        ("sign-in-next-step", "mfa-before-session", #""to": "signedIn", "clears": ["nextStep", "#, #""to": "signedIn", "clears": ["#),
+        ("sign-in-next-step", "lockout-reachable", #""on": "accountLocked", "to": "locked""#, #""on": "accountLocked", "to": "enterCredentials""#),
+        ("sign-in-next-step", "locked-forgets-password", #""accountLocked": { "clears": ["password"], "#, #""accountLocked": { "#),
+        ("sign-in-next-step", "no-sign-in-while-locked", #""signedIn": { "adds": ["session"], "by": "system", "when": { "below": { "failedPasswords": 3 } } }"#,
+         #""signedIn": { "adds": ["session"], "by": "system" }"#),
+        ("sign-in-next-step", "no-password-after-sign-out", #""on": "startOver", "to": "start", "reset": true"#, #""on": "startOver", "to": "start""#),
+        ("account-recovery", "recovery-session-dropped", #""to": "home", "clears": ["privilegedSession", "recoveryAddress"]"#,
+         #""to": "home", "clears": ["recoveryAddress"]"#),
+        ("account-recovery", "rejected-password-forgotten", #""rejected": { "clears": ["password"], "by": "system" }"#, #""rejected": { "by": "system" }"#),
+        ("account-recovery", "recovery-reachable", #""forgotPassword": [],"#, #""forgotPassword": { "when": { "equals": { "recovery": "code" } } },"#),
+        ("account-recovery", "passkey-prompt-when-enabled", #""usePasskey": { "when": { "equals": { "passkeys": "on" } } }"#,
+         #""usePasskey": { "when": { "equals": { "passkeys": "off" } } }"#),
+        ("account-recovery", "no-password-after-sign-out", #""to": "start", "reset": true"#, #""to": "start""#),
+        ("session-restore", "another-account-forgets-token", #""useAnotherAccount": { "clears": ["cachedToken", "email", "account"] } }"#,
+         #""useAnotherAccount": { "clears": ["email", "account"] } }"#),
+        ("session-restore", "home-reachable", #""to": "home" }"#, #""to": "signedOut" }"#),
+        ("session-restore", "nothing-kept-after-sign-out", #""to": "launch", "reset": true"#, #""to": "launch""#),
+    ]
+
+    @Test func eachFlowStatesItsTeamsRulesAndTheyHold() throws {
+        for name in ["sign-in-next-step", "account-recovery", "session-restore"] {
+            let model = try Self.model(name)
+            let stated = Self.rules.filter { $0.spec == name }.map(\.rule)
+            #expect(model.properties.map(\.id) == stated, "\(name)")
+            #expect(model.properties.allSatisfy { !($0.description ?? "").isEmpty }, "\(name): every rule says what it is for")
+            let report = FlowChecker.check(model, source: name, options: CheckOptions(properties: Set(Property.userProperties(of: model))))
+            #expect(report.verdict == .holds, "\(name): \(report.violations.map(\.message))")
+        }
+    }
+
+    @Test(arguments: 0..<rules.count)
+    func eachRuleCatchesTheMistakeItIsAbout(_ index: Int) throws {
+        let (name, rule, old, new) = Self.rules[index]
+        let text = try String(contentsOfFile: Self.spec(name), encoding: .utf8)
+        try #require(text.contains(old), "\(name): the edit for \(rule) must match")
+        let broken = try SpecLoader.load(json: text.replacingOccurrences(of: old, with: new), file: "\(name) (broken for \(rule))")
+        let report = FlowChecker.check(broken, source: name, options: CheckOptions(properties: [Property(id: rule)]))
+        #expect(report.violations.map(\.property.id) == [rule], "\(name): \(rule)")
+    }
+
+    // MARK: the examples of docs/spec-format-2.md
+
+    @Test func eachWholeExampleOfTheReferenceHoldsWithTheFiguresItStates() throws {
+        // A whole spec shown in a json block, then the sentence that says what `authcheck check` finds.
+        let text = try String(contentsOf: Files.root.appendingPathComponent("docs/spec-format-2.md"), encoding: .utf8)
+        let pattern = try Regex(#"```json\n(\{\n  "format"[^`]*)```\n\n`authcheck check` says it holds: (\d+) states, (\d+) configurations"#)
+        let examples = text.matches(of: pattern)
+        #expect(examples.count == 2, "the one-time-code flow of section 1 and the rules of section 12")
+        for example in examples {
+            let json = try #require(example.output[1].substring.map(String.init))
+            let model = try SpecLoader.load(json: json, file: "docs/spec-format-2.md")
+            let report = FlowChecker.check(model, source: "docs/spec-format-2.md")
+            #expect(report.verdict == .holds, "\(report.violations.map(\.message))")
+            #expect("\(report.stats.states) \(report.stats.configurations)" == "\(example.output[2].substring ?? "") \(example.output[3].substring ?? "")")
+        }
+    }
+
     // MARK: session-restore
 
     /// The data keys present in some reachable configuration of `state`.

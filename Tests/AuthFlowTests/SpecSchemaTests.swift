@@ -104,13 +104,34 @@ import Testing
             #expect(properties("emission") == SpecKeys.emission)
             #expect(properties("anywhereRow") == SpecKeys.anywhere)
             #expect(properties("guard") == SpecKeys.guardOperators)
+            #expect(properties("propertyGuard") == SpecKeys.guardOperators + ["at"])
+            #expect(properties("userProperty") == SpecKeys.property)
+            // Exactly one operator per guard and one rule per property, as the loader reads them.
+            func required(_ definition: String) -> [String] {
+                guard case let .array(branches)? = definitions?[definition]?["oneOf"]?.value else { return [] }
+                return branches.flatMap { branch -> [String] in
+                    guard case let .array(keys)? = branch["required"]?.value else { return [] }
+                    return keys.compactMap { Self.string($0) }
+                }
+            }
+            #expect(required("guard") == SpecKeys.guardOperators)
+            #expect(required("propertyGuard") == SpecKeys.guardOperators + ["at"])
+            #expect(required("userProperty") == SpecKeys.propertyKinds)
+            // A property's id: the built-in ids refused, at most 64 characters.
+            let id = definitions?["userProperty"]?["properties"]?["id"]
+            if case let .array(reserved)? = id?["not"]?["enum"]?.value {
+                #expect(reserved.compactMap { Self.string($0) } == FlowSpec.UserProperty.reservedIDs)
+            } else {
+                Issue.record("no enum of reserved ids")
+            }
+            #expect(Self.int(id?["maxLength"]) == 64)
             guard case let .array(senders)? = definitions?["sender"]?["enum"]?.value else {
                 Issue.record("no sender enum")
                 return
             }
             #expect(senders.compactMap { Self.string($0) } == [FlowSpec.Sender.user, .system].map(\.rawValue))
         } else {
-            for definition in ["declaration", "requirement", "emission", "anywhereRow", "guard"] {
+            for definition in ["declaration", "requirement", "emission", "anywhereRow", "guard", "propertyGuard", "userProperty"] {
                 #expect(definitions?[definition] == nil, "authflow/1 has no \(definition)")
             }
         }

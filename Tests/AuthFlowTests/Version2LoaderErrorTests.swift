@@ -74,6 +74,43 @@ import Testing
     }
     """
 
+    /// A valid `authflow/2` spec with a back-only screen and one property of each kind: the intent cases break it.
+    static let intent = """
+    {
+      "format": "authflow/2",
+      "initial": "start",
+      "success": ["home"],
+      "abort": ["cancelled"],
+      "data": { "answer": { "values": ["ok", "mfa"] }, "tries": { "max": 3 } },
+      "steps": {
+        "start": { "back": false, "emits": { "begin": [], "help": [] } },
+        "help": { "backOnly": true },
+        "signIn": {
+          "emits": {
+            "submit": { "adds": ["answer", "session"], "by": "system" },
+            "wrong": { "increment": ["tries"], "by": "system", "when": { "below": { "tries": 3 } } },
+            "cancel": []
+          }
+        },
+        "home": { "requires": ["session"] },
+        "cancelled": {}
+      },
+      "transitions": [
+        { "from": "start", "on": "begin", "to": "signIn" },
+        { "from": "start", "on": "help", "to": "help" },
+        { "from": "signIn", "on": "submit", "to": "home" },
+        { "from": "signIn", "on": "wrong", "to": "signIn" },
+        { "from": "signIn", "on": "cancel", "to": "cancelled" }
+      ],
+      "properties": [
+        { "id": "session-at-home", "description": "home is entered with a session",
+          "always": { "any": [{ "not": { "at": ["home"] } }, { "has": "session" }] } },
+        { "id": "no-mfa-at-home", "never": { "all": [{ "at": ["home"] }, { "equals": { "answer": "mfa" } }] } },
+        { "id": "locked-out", "reachable": { "atLeast": { "tries": 3 } } }
+      ]
+    }
+    """
+
     /// One issue as the loader must report it.
     struct Expected: CustomStringConvertible {
         var path: String
@@ -239,7 +276,7 @@ import Testing
              "unknown key 'equal' (did you mean 'equals'?); allowed: \(operators), or any key starting with 'x-'"),
         edit("'at' outside properties", #""when": { "atLeast": { "tries": 1 } }"#, #""when": { "at": ["signIn"] }"#,
              "$.steps.signIn.emits.forgot.when.at", at: "20:31", #""at""#,
-             "unknown key 'at'; allowed: \(operators), or any key starting with 'x-'"),
+             "'at' tests the state, so only a property's condition may use it; a guard of an event or a row tests the data"),
         edit("a guard that is not an object", #""when": { "atLeast": { "tries": 1 } }"#, #""when": "tries > 0""#,
              "$.steps.signIn.emits.forgot.when", at: "20:29", #""tries > 0""#,
              "a guard must be an object with one operator (\(operators)), found string"),
@@ -397,7 +434,106 @@ import Testing
              "$.transitions[0].reset", at: "11:59", "false", "'reset' is an authflow/2 key; this file's format is authflow/1"),
     ]
 
-    static let all = declarations + misuse + guards + effects + requirements + rows + inVersion1
+    // MARK: the team's own rules and back-only screens
+
+    static let idRule = "must be lowercase words joined by hyphens (like 'mfa-before-session'), at most 64 characters"
+    static let kindsRule = "a property states exactly one of always, never or reachable"
+    static let propertyKeys = "id, description, always, never, reachable, or any key starting with 'x-'"
+    static let intentSteps = "start, help, signIn, home, cancelled"
+
+    /// `shown`: the id as the message quotes it, when that is not the id itself (cut after 64 bytes).
+    static func badID(_ name: String, _ id: String, shown: String? = nil) -> Case {
+        edit(name, #""id": "locked-out""#, #""id": "\#(id)""#, in: intent,
+             "$.properties[2].id", at: "31:13", #""\#(id)""#, "property id '\(shown ?? id)' \(idRule)")
+    }
+
+    static let intentCases: [Case] = [
+        edit("properties not a list", #""properties": ["#, #""properties": {}, "x-properties": ["#, in: intent,
+             "$.properties", at: "27:17", "{}", "properties must be an array of {id, always | never | reachable} objects, found object"),
+        edit("a property that is not an object", #"{ "id": "locked-out", "reachable": { "atLeast": { "tries": 3 } } }"#,
+             #""locked-out""#, in: intent,
+             "$.properties[2]", at: "31:5", #""locked-out""#, "a property must be an object, found string"),
+        edit("a property without id", #"{ "id": "locked-out", "reachable""#, #"{ "reachable""#, in: intent,
+             "$.properties[2].id", at: "31:5", #"{ "reachable""#, "missing required key 'id'"),
+        edit("an id that is not a string", #""id": "locked-out""#, #""id": 3"#, in: intent,
+             "$.properties[2].id", at: "31:13", "3", "id must be a string, found number"),
+        badID("an id with a capital letter", "Locked-out"),
+        badID("an id with an underscore", "locked_out"),
+        badID("an id with two hyphens in a row", "locked--out"),
+        badID("an id ending in a hyphen", "locked-"),
+        badID("an id starting with a digit", "3-strikes"),
+        badID("an empty id", ""),
+        badID("an id of 65 characters", String(repeating: "a", count: 65), shown: String(repeating: "a", count: 64) + "…(65 bytes)"),
+        edit("a built-in property's id", #""id": "locked-out""#, #""id": "deadlock""#, in: intent,
+             "$.properties[2].id", at: "31:13", #""deadlock""#, "'deadlock' is a built-in property's id; give the rule an id of its own"),
+        edit("an id used twice", #""id": "no-mfa-at-home""#, #""id": "session-at-home""#, in: intent,
+             "$.properties[1].id", at: "30:13", #""session-at-home""#,
+             "property id 'session-at-home' is already the id of properties[0] (line 28); each rule needs an id of its own"),
+        edit("a property stating no rule", #", "reachable": { "atLeast": { "tries": 3 } }"#, "", in: intent,
+             "$.properties[2]", at: "31:5", #"{ "id": "locked-out" }"#, "\(kindsRule); found none"),
+        edit("a property stating two rules", #""reachable": { "atLeast": { "tries": 3 } }"#,
+             #""reachable": { "atLeast": { "tries": 3 } }, "never": { "has": "session" }"#, in: intent,
+             "$.properties[2]", at: "31:5", #"{ "id": "locked-out""#, "\(kindsRule); found never and reachable"),
+        Case(name: "a misspelt rule", json: intent.replacingOccurrences(of: #""reachable": { "atLeast""#, with: #""reachble": { "atLeast""#),
+             expected: [
+                 Expected(path: "$.properties[2].reachble", at: "31:27", token: #""reachble""#,
+                          message: "unknown key 'reachble' (did you mean 'reachable'?); allowed: \(propertyKeys)"),
+                 Expected(path: "$.properties[2]", at: "31:5", token: #"{ "id": "locked-out""#, message: "\(kindsRule); found none"),
+             ]),
+        edit("an unknown key in a property", #""description": "home is entered with a session""#,
+             #""descripton": "home is entered with a session""#, in: intent,
+             "$.properties[0].descripton", at: "28:32", #""descripton""#,
+             "unknown key 'descripton' (did you mean 'description'?); allowed: \(propertyKeys)"),
+        edit("a description that is not a string", #""description": "home is entered with a session""#,
+             #""description": ["home"]"#, in: intent,
+             "$.properties[0].description", at: "28:47", #"["home"]"#, "description must be a string, found array"),
+        edit("a description with a control character", #""description": "home is entered with a session""#,
+             #""description": "home\u001b[31m""#, in: intent,
+             "$.properties[0].description", at: "28:47", #""home\u001b"#,
+             "the property's description 'home\\u{1B}[31m' contains U+001B, a control character; names may not contain control or invisible formatting characters"),
+        edit("a rule that is not a guard", #""reachable": { "atLeast": { "tries": 3 } }"#, #""reachable": "locked""#, in: intent,
+             "$.properties[2].reachable", at: "31:40", #""locked""#,
+             "a guard must be an object with one operator (\(operators), at), found string"),
+        edit("at naming a state that is not a step", #"{ "at": ["home"] }, { "equals""#, #"{ "at": ["hom"] }, { "equals""#, in: intent,
+             "$.properties[1].never.all[0].at[0]", at: "30:59", #""hom""#, "state 'hom' is not a step (steps: \(intentSteps))"),
+        edit("at not a list", #"{ "at": ["home"] }, { "equals""#, #"{ "at": "home" }, { "equals""#, in: intent,
+             "$.properties[1].never.all[0].at", at: "30:58", #""home""#, "at must be an array of strings, found string"),
+        edit("at listing a number", #"{ "at": ["home"] }, { "equals""#, #"{ "at": ["home", 1] }, { "equals""#, in: intent,
+             "$.properties[1].never.all[0].at[1]", at: "30:67", "1", "at must contain only strings, found number"),
+        edit("at beside another operator", #"{ "at": ["home"] }, { "equals""#, #"{ "at": ["home"], "has": "session" }, { "equals""#,
+             in: intent, "$.properties[1].never.all[0]", at: "30:50", #"{ "at""#,
+             "a guard has exactly one operator; found at, has (combine them with \"all\" or \"any\")"),
+        edit("at in an event's guard", #""when": { "below": { "tries": 3 } }"#, #""when": { "at": ["signIn"] }"#, in: intent,
+             "$.steps.signIn.emits.wrong.when.at", at: "13:70", #""at""#,
+             "'at' tests the state, so only a property's condition may use it; a guard of an event or a row tests the data"),
+        edit("a rule on a key the flow does not have", #"{ "has": "session" }"#, #"{ "has": "sesion" }"#, in: intent,
+             "$.properties[0].always.any[1].has", at: "29:67", #""sesion""#,
+             "'sesion' is not a data key of this flow (did you mean 'session'?)"),
+        edit("a rule on a value the key does not take", #""answer": "mfa" }"#, #""answer": "sms" }"#, in: intent,
+             "$.properties[1].never.all[1].equals.answer", at: "30:94", #""sms""#, "'sms' is not a value of 'answer' (values: ok, mfa)"),
+        edit("a rule on a bound past the counter's max", #""atLeast": { "tries": 3 }"#, #""atLeast": { "tries": 4 }"#, in: intent,
+             "$.properties[2].reachable.atLeast.tries", at: "31:64", "4", "'tries' counts from 0 to 3; 4 is out of range"),
+        edit("a rule testing a counter with has", #""atLeast": { "tries": 3 }"#, #""has": "tries""#, in: intent,
+             "$.properties[2].reachable.has", at: "31:49", #""tries""#,
+             "'tries' is a counter, always defined: test it with atLeast or below"),
+        edit("backOnly not a bool", #""backOnly": true"#, #""backOnly": "yes""#, in: intent,
+             "$.steps.help.backOnly", at: "9:27", #""yes""#, "backOnly must be true or false, found string"),
+        edit("backOnly with back false", #""help": { "backOnly": true }"#, #""help": { "back": false, "backOnly": true }"#, in: intent,
+             "$.steps.help.backOnly", at: "9:42", "true",
+             "'help' is back-only but sets back to false: a back-only screen is left with back"),
+        edit("backOnly on the initial state", #""start": { "back": false, "emits""#, #""start": { "backOnly": true, "emits""#, in: intent,
+             "$.steps.start.backOnly", at: "8:28", "true",
+             "'start' is back-only but is the initial state, where there is nothing to go back to"),
+        edit("backOnly on a terminal state", #""cancelled": {}"#, #""cancelled": { "backOnly": true }"#, in: intent,
+             "$.steps.cancelled.backOnly", at: "18:32", "true",
+             "'cancelled' is back-only but is terminal: back is not possible from a terminal state"),
+        edit("properties in /1", #""abort": [],"#, #""abort": [], "properties": [],"#, in: version1,
+             "$.properties", at: "5:30", "[]", "'properties' is an authflow/2 key; this file's format is authflow/1"),
+        edit("backOnly in /1", #""done": { "requires": ["email"] }"#, #""done": { "requires": ["email"], "backOnly": false }"#,
+             in: version1, "$.steps.done.backOnly", at: "8:50", "false", "'backOnly' is an authflow/2 key; this file's format is authflow/1"),
+    ]
+
+    static let all = declarations + misuse + guards + effects + requirements + rows + inVersion1 + intentCases
 
     /// Every issue of `json`, or none.
     static func issues(_ json: String) -> [SpecIssue] {
@@ -419,6 +555,7 @@ import Testing
     @Test func theBasesLoad() {
         #expect(Self.issues(Self.base).isEmpty)
         #expect(Self.issues(Self.version1).isEmpty)
+        #expect(Self.issues(Self.intent).isEmpty)
     }
 
     @Test(arguments: all)
@@ -432,6 +569,47 @@ import Testing
             #expect(String(Self.text(broken.json, at: location)).hasPrefix(expected.token),
                     "\(expected.at) is '\(String(Self.text(broken.json, at: location)))', not '\(expected.token)…'")
         }
+    }
+
+    /// `intent` with each `(old, new)` edit made; every `old` must occur exactly once.
+    static func edited(_ edits: [(String, String)], in json: String = intent) -> String {
+        edits.reduce(json) { text, edit in
+            precondition(text.components(separatedBy: edit.0).count == 2, "'\(edit.0)' must occur exactly once")
+            return text.replacingOccurrences(of: edit.0, with: edit.1)
+        }
+    }
+
+    @Test func theEdgesOfTheIntentKeysLoad() throws {
+        // The longest id, backOnly false where true is refused, and extensions on every level of a property.
+        let edges = Self.edited([
+            (#""id": "locked-out""#, #""id": "\#(String(repeating: "a", count: 63))1""#),
+            (#""start": { "back": false,"#, #""start": { "back": false, "backOnly": false,"#),
+            (#""cancelled": {}"#, #""cancelled": { "backOnly": false }"#),
+            (#""description": "home is entered with a session","#, #""description": "", "x-owner": 7,"#),
+            (#"{ "at": ["home"] }, { "equals""#, #"{ "at": ["home"], "x-why": {} }, { "equals""#),
+        ])
+        #expect(Self.issues(edges).isEmpty)
+        let model = try SpecLoader.load(json: edges)
+        #expect(model.properties.map(\.id) == ["session-at-home", "no-mfa-at-home", String(repeating: "a", count: 63) + "1"])
+        #expect(model.isBackOnly == [false, true, false, false, false])
+    }
+
+    @Test func extensionKeysInsideAGuardAreIgnored() throws {
+        // x- keys beside an operator and inside the maps of equals, in, atLeast and below change nothing.
+        let plain = try SpecLoader.load(json: Self.intent)
+        let extended = try SpecLoader.load(json: Self.edited([
+            (#"{ "equals": { "answer": "mfa" } }"#, #"{ "equals": { "answer": "mfa", "x-was": 3 }, "x-note": "why" }"#),
+            (#""atLeast": { "tries": 3 }"#, #""atLeast": { "x-first": true, "tries": 3 }"#),
+            (#""when": { "below": { "tries": 3 } }"#, #""when": { "x-a": 1, "below": { "tries": 3, "x-b": "no" } }"#),
+            (#"{ "has": "session" }"#, #"{ "in": { "answer": ["ok", "mfa"], "x-c": [1] } }"#),
+        ]))
+        #expect(extended.properties[1].condition == plain.properties[1].condition)
+        #expect(extended.properties[2].condition == plain.properties[2].condition)
+        #expect(extended.emissions == plain.emissions)
+        #expect(extended.properties[0].text == "¬at home ∨ answer ∈ {ok, mfa}")
+        // Only x- keys is no operator at all, inside a property as in a row.
+        #expect(Self.issues(Self.edited([(#"{ "has": "session" }"#, #"{ "x-has": "session" }"#)])).map(\.message)
+                    == ["a guard needs one operator (\(Self.operators), at)"])
     }
 
     @Test func everyCaseHasItsOwnName() {

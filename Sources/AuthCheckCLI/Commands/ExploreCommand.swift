@@ -94,7 +94,8 @@ enum ExploreCommand: Subcommand {
             let sites = report.violations.filter { $0.property == property }
             if !(requested?.contains(property) ?? true) { return (property, .notChecked, []) }
             if !sites.isEmpty {
-                return (property, .violated, sites.map(\.place))
+                // A violated `reachable` has no site: nothing reachable shows it.
+                return (property, .violated, sites.filter { $0.state != nil }.map(\.place))
             }
             return (property, report.stoppedBy != nil ? .incomplete : .holds, [])
         }
@@ -110,7 +111,11 @@ enum ExploreCommand: Subcommand {
             case .notChecked: status = style.dim("not checked")
             case .violated:
                 status = style.bad("violated")
-                detail = " at \(result.sites.joined(separator: ", "))"
+                if result.sites.isEmpty, let violation = report.violations.first(where: { $0.property == result.property }) {
+                    detail = ": \(violation.unsatisfiedSummary)"
+                } else {
+                    detail = " at \(result.sites.joined(separator: ", "))"
+                }
                 switch report.runtimeRules[result.property] {
                 case .violated?: detail += " (the runtime walk breaks it too)"
                 case .violatedByRuntime?: detail += " (by the runtime: the spec keeps it)"

@@ -24,12 +24,28 @@ public indirect enum FlowGuard<Key: FlowName>: Sendable {
     /// The guard does not hold.
     case not(FlowGuard)
 
-    /// Both hold.
-    public static func && (lhs: FlowGuard, rhs: FlowGuard) -> FlowGuard { .all([lhs, rhs]) }
-    /// Either holds.
-    public static func || (lhs: FlowGuard, rhs: FlowGuard) -> FlowGuard { .any([lhs, rhs]) }
+    /// Both hold. A chain `a && b && c` is one `all` of the three, as a spec would write it.
+    public static func && (lhs: FlowGuard, rhs: FlowGuard) -> FlowGuard {
+        if case let .all(guards) = lhs { return .all(guards + [rhs]) }
+        return .all([lhs, rhs])
+    }
+
+    /// Either holds. A chain `a || b || c` is one `any` of the three.
+    public static func || (lhs: FlowGuard, rhs: FlowGuard) -> FlowGuard {
+        if case let .any(guards) = lhs { return .any(guards + [rhs]) }
+        return .any([lhs, rhs])
+    }
     /// It does not hold.
     public static prefix func ! (guarded: FlowGuard) -> FlowGuard { .not(guarded) }
+
+    /// The keys the guard names, in the order written.
+    var keys: [Key] {
+        switch self {
+        case let .has(key), let .missing(key), let .equals(key, _), let .isIn(key, _), let .atLeast(key, _), let .below(key, _): return [key]
+        case let .all(guards), let .any(guards): return guards.flatMap(\.keys)
+        case let .not(inner): return inner.keys
+        }
+    }
 
     /// The guard by name, as a spec file writes it.
     public var spec: FlowSpec.Guard {
@@ -127,9 +143,11 @@ extension FlowDefinition {
     /// - Parameters:
     ///   - anyOf: each list needs at least one of its keys present.
     ///   - optional: keys the step reads when present.
+    ///   - backOnly: a screen the user is meant to leave with back, as for the step without emissions.
     public mutating func step(_ state: State, requires: [Key] = [], anyOf: [[Key]] = [], optional: [Key] = [],
-                              emitting: [FlowEmission<Event, Key>], back: Bool = true, fileID: String = #fileID, line: Int = #line) {
-        step(state, requires: requires, emits: [:], back: back, fileID: fileID, line: line)
+                              emitting: [FlowEmission<Event, Key>], back: Bool = true, backOnly: Bool = false,
+                              fileID: String = #fileID, line: Int = #line) {
+        step(state, requires: requires, emits: [:], back: back, backOnly: backOnly, fileID: fileID, line: line)
         let index = steps.count - 1
         var extra = StepExtra()
         extra.anyOf = anyOf.map { $0.map(\.flowName) }
@@ -156,7 +174,7 @@ extension FlowDefinition {
     /// Whether the definition uses anything of `authflow/2`.
     var usesVersion2: Bool {
         !declarations.isEmpty || !configKeys.isEmpty || !anywhereRows.isEmpty || stepExtras.values.contains(where: \.usesVersion2)
-            || !rowExtras.isEmpty
+            || !rowExtras.isEmpty || !backOnlySteps.isEmpty || !userProperties.isEmpty
     }
 
     /// Adds the `authflow/2` parts to `spec`.
@@ -177,6 +195,8 @@ extension FlowDefinition {
             spec.transitions[index].clears = extra.clears
             spec.transitions[index].reset = extra.reset
         }
+        for index in backOnlySteps { spec.steps[index].backOnly = true }
+        spec.properties = userProperties
     }
 
     /// A session over the app's own types for a flow whose moves depend on its data, built from its model.

@@ -58,6 +58,11 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
     /// The Swift values of events and keys named only in `authflow/2` declarations, for a session's tables.
     var anywhereEvents: [Event] = []
     var extraKeys: [Key] = []
+    /// The steps declared `backOnly`, by their index in ``steps`` (see `FlowDefinition+Intent.swift`).
+    var backOnlySteps: [Int] = []
+    /// The team's own rules, and where each was declared.
+    var userProperties: [FlowSpec.UserProperty] = []
+    var propertySites: [String] = []
 
     public init(name: String? = nil, description: String? = nil, initial: State, success: [State], abort: [State],
                 fileID: String = #fileID, line: Int = #line) {
@@ -71,13 +76,16 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
 
     /// Declares the step for `state`: its input contract, its output contract and whether back is allowed.
     /// - Parameters:
+    ///   - backOnly: `authflow/2`: a screen the user is meant to leave with back (help, information), never
+    ///     a `deadlock` or `no-exit`; it must allow back and be neither the initial nor a terminal state.
     ///   - fileID: where it is declared, for reports; leave the default.
     ///   - line: the line it is declared on, for reports; leave the default.
     public mutating func step(_ state: State, requires: [Key] = [], emits: KeyValuePairs<Event, [Key]> = [:], back: Bool = true,
-                              fileID: String = #fileID, line: Int = #line) {
+                              backOnly: Bool = false, fileID: String = #fileID, line: Int = #line) {
         let contract = StepContract(requires: requires, emits: emits.map { StepContract.Emission($0.key, adds: $0.value) }, canGoBack: back)
         steps.append((state, contract))
         stepSites.append(Self.site(fileID, line))
+        if backOnly { backOnlySteps.append(steps.count - 1) }
     }
 
     /// Adds the row `from --event--> to` to the transition table.
@@ -99,13 +107,7 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
     }
 
     /// The keys `guarded` names.
-    static func keys(_ guarded: FlowGuard<Key>) -> [Key] {
-        switch guarded {
-        case let .has(key), let .missing(key), let .equals(key, _), let .isIn(key, _), let .atLeast(key, _), let .below(key, _): return [key]
-        case let .all(guards), let .any(guards): return guards.flatMap(keys)
-        case let .not(inner): return keys(inner)
-        }
-    }
+    static func keys(_ guarded: FlowGuard<Key>) -> [Key] { guarded.keys }
 
     /// Every key the definition names, with its Swift value.
     var declaredKeys: [Key] {
@@ -113,7 +115,7 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
     }
 
     /// `SignInFlow.swift:42`: the file's name without its module, and the line.
-    private static func site(_ fileID: String, _ line: Int) -> String {
+    static func site(_ fileID: String, _ line: Int) -> String {
         "\(fileID.split(separator: "/").last.map(String.init) ?? fileID):\(line)"
     }
 
@@ -135,7 +137,7 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
 
     /// Validates the flow and builds the model the checker consumes.
     /// - Throws: ``InvalidSpecError`` with the checks of a spec file, each issue's path the Swift
-    ///   file and line of the `step` or `transition` it is about (of the `init` for the rest).
+    ///   file and line of the `step`, `transition` or `property` it is about (of the `init` for the rest).
     public func model() throws(InvalidSpecError) -> FlowModel {
         do {
             return try FlowModel(spec: spec)
@@ -146,7 +148,7 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
         }
     }
 
-    /// The Swift site a spec path points into: the step or row it is under, else the `init`.
+    /// The Swift site a spec path points into: the step, row or property it is under, else the `init`.
     private func declarationSite(ofPath path: String) -> String {
         func isUnder(_ prefix: JSONPath) -> Bool {
             guard path.hasPrefix(prefix.text) else { return false }
@@ -156,6 +158,9 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
         let root = JSONPath.root
         if let row = transitionSites.indices.first(where: { isUnder(root.member("transitions").index($0)) }) {
             return transitionSites[row]
+        }
+        if let property = propertySites.indices.first(where: { isUnder(root.member("properties").index($0)) }) {
+            return propertySites[property]
         }
         // The last declaration of a state: a second `step` for it is the one to fix.
         if let step = steps.indices.last(where: { isUnder(root.member("steps").member(steps[$0].state.flowName)) }) {

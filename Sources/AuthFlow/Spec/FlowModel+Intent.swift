@@ -73,7 +73,7 @@ extension _FlowModelBuilder {
                 isBackOnly[id.index] = true
             }
         }
-        var seen = Set<String>()
+        var first: [String: Int] = [:]
         for (i, property) in spec.properties.enumerated() {
             let path = root.member("properties").index(i)
             let id = property.id
@@ -81,8 +81,11 @@ extension _FlowModelBuilder {
                 fail(path.member("id").text, "property id '\(Self.shown(id))' must be lowercase words joined by hyphens (like 'mfa-before-session'), at most 64 characters")
             } else if FlowSpec.UserProperty.reservedIDs.contains(id) {
                 fail(path.member("id").text, "'\(id)' is a built-in property's id; give the rule an id of its own")
-            } else if !seen.insert(id).inserted {
-                fail(path.member("id").text, "property id '\(id)' is used twice")
+            } else if let earlier = first[id] {
+                let at = locations[root.member("properties").index(earlier).text].map { " (line \($0.line))" } ?? ""
+                fail(path.member("id").text, "property id '\(id)' is already the id of properties[\(earlier)]\(at); each rule needs an id of its own")
+            } else {
+                first[id] = i
             }
             guard let condition = condition(property.condition, at: path.member(property.kind.rawValue)) else { continue }
             userProperties.append(FlowModel.UserProperty(id: id, description: property.description, kind: property.kind,

@@ -153,13 +153,20 @@ extension _SpecReader {
             fail(path, node, "a guard must be an object with one operator (\(operators.joined(separator: ", "))), found \(node.value.typeName)")
             return nil
         }
-        guard let fields = members(node, at: path, known: operators, what: "a guard") else { return nil }
-        guard list.count == 1, let (op, operand) = fields.first else {
+        // `at` tests the state, which only a property's condition may: say so rather than call it unknown.
+        if !allowAt, let at = list.first(where: { $0.key == "at" }) {
+            issues.append(SpecIssue(path: path.member("at").text, location: at.keyLocation,
+                                    message: "'at' tests the state, so only a property's condition may use it; a guard of an event or a row tests the data"))
+        }
+        guard let fields = members(node, at: path, known: operators + (allowAt ? [] : ["at"]), listed: operators, what: "a guard") else { return nil }
+        // `x-` keys are ignored here as everywhere: the operator is the one other key.
+        let written = list.filter { !$0.key.hasPrefix("x-") }
+        guard written.count == 1, let (op, operand) = fields.first, op != "at" || allowAt else {
             // An object of `x-` keys alone has no operator either: it must not pass as no guard at all.
-            if list.allSatisfy({ $0.key.hasPrefix("x-") }) {
+            if written.isEmpty {
                 fail(path, node, "a guard needs one operator (\(operators.joined(separator: ", ")))")
-            } else if list.count > 1 {
-                fail(path, node, "a guard has exactly one operator; found \(list.map(\.key).joined(separator: ", ")) (combine them with \"all\" or \"any\")")
+            } else if written.count > 1 {
+                fail(path, node, "a guard has exactly one operator; found \(written.map(\.key).joined(separator: ", ")) (combine them with \"all\" or \"any\")")
             }
             return nil
         }
@@ -266,7 +273,10 @@ extension _SpecReader {
             note(itemPath, element)
             guard let fields = members(element, at: itemPath, known: SpecKeys.property, what: "a property") else { continue }
             let id = string(required(fields, "id", at: itemPath, container: element), at: itemPath.member("id"), what: "id")
-            let description = string(fields["description"], at: itemPath.member("description"), what: "description")
+            var description = string(fields["description"], at: itemPath.member("description"), what: "description")
+            // Reports print it (a SARIF rule, the text report): no control or invisible formatting character.
+            if let text = description, !checkVisible(text, at: itemPath.member("description"), fields["description"]?.location,
+                                                     what: "the property's description") { description = nil }
             let kinds = SpecKeys.propertyKinds.filter { fields[$0] != nil }
             guard kinds.count == 1, let kind = FlowSpec.UserProperty.Kind(rawValue: kinds[0]), let written = fields[kinds[0]] else {
                 let found = kinds.isEmpty ? "none" : kinds.joined(separator: " and ")

@@ -19,6 +19,10 @@ public enum CounterexampleRenderer {
         lines.append("\(number)) \(style.bad(violation.property.id))\(place)"
                      + (violation.path.isEmpty ? "" : " — \(violation.length) step\(violation.length == 1 ? "" : "s")"))
         lines.append("   \(violation.message)")
+        // A spec's own property: the rule in the team's words, under the checker's.
+        if let rule = violation.property.rule?.description, !rule.isEmpty {
+            lines.append("   rule: \(rule)")
+        }
         if let variant = violation.variant, !variant.isEmpty {
             lines.append("   variant: \(variant.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))")
         }

@@ -119,7 +119,8 @@ public enum ReportRenderer {
     }
 
     /// One violation as the contract's JSON object: `values` on each step of a path that has them
-    /// (runtime paths, `authflow/2` flows with valued keys or counters), and `variant` for an `authflow/2` flow.
+    /// (runtime paths, `authflow/2` flows with valued keys or counters), `variant` for an `authflow/2` flow,
+    /// and for a violated `reachable` (`state` null, no path) `variants`, those where nothing satisfies it.
     package static func violationJSON(_ violation: Violation, secrets: Set<String>) -> JSON {
         var members: [(String, JSON)] = [
             ("property", .string(violation.property.id)),
@@ -129,6 +130,10 @@ public enum ReportRenderer {
         ]
         if let variant = violation.variant {
             members.append(("variant", .object(JSONObject(variant.map { ($0.key, JSON.string($0.value)) }))))
+        }
+        // A violated `reachable` has no one path, so no one variant: the variants where nothing satisfies it.
+        if let variants = violation.unsatisfiedIn {
+            members.append(("variants", .array(variants.map { variant in .object(JSONObject(variant.map { ($0.key, JSON.string($0.value)) })) })))
         }
         members.append(("path", .array(violation.path.map { step in
             var members: [(String, JSON)] = [

@@ -17,6 +17,9 @@ public struct Violation: Hashable, Sendable {
     /// The variant the path ran in: an `authflow/2` flow's config values, keys in declaration order
     /// (empty when it has no `config`); `nil` for an `authflow/1` flow.
     public var variant: [FlowSpec.KeyValue]?
+    /// For a violated `reachable` property, which no one path shows: each variant in which no reachable
+    /// configuration satisfies it (an empty list of values for a flow without `config`); `nil` otherwise.
+    public var unsatisfiedIn: [[FlowSpec.KeyValue]]?
 
     public init(property: Property, state: String?, event: String? = nil, message: String, path: [PathStep],
                 mismatch: FrameMismatch? = nil, variant: [FlowSpec.KeyValue]? = nil) {
@@ -34,6 +37,13 @@ public struct Violation: Hashable, Sendable {
     public var place: String {
         guard let state else { return "no reachable configuration" }
         return event.map { "\(state) on \($0)" } ?? state
+    }
+
+    /// For a violated `reachable` property: `no reachable configuration satisfies it`, and where the flow
+    /// has `config`, `in lockout=off` (the variants, `;` between two).
+    public var unsatisfiedSummary: String {
+        let variants = (unsatisfiedIn ?? []).filter { !$0.isEmpty }.map { $0.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") }
+        return "no reachable configuration satisfies it" + (variants.isEmpty ? "" : " in \(variants.joined(separator: "; "))")
     }
 
     /// The number of events in the counterexample.

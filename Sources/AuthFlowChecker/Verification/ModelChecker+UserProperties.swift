@@ -46,15 +46,16 @@ extension ModelChecker {
             let missing = roots.filter { !satisfiedIn[p].contains($0) }
             guard !missing.isEmpty else { continue }
             let rule = model.properties[p]
+            let variants = missing.map { graph.variant(of: Int32($0)) }
             var message = "\(rule.id) says reachable \(rule.text), but no reachable configuration satisfies it"
             if !model.spec.config.isEmpty {
-                let names = missing.map { root in
-                    graph.variant(of: Int32(root)).map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
-                }
+                let names = variants.map { $0.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") }
                 message += missing.count == 1 ? " in the variant \(names[0])" : " in the variants \(names.joined(separator: "; "))"
             }
+            var violation = Violation(property: properties[p], state: nil, message: message, path: [])
+            violation.unsatisfiedIn = variants
             // Sorted after every configuration: it is found only when the search is over.
-            found.append((Int32(graph.count), Violation(property: properties[p], state: nil, message: message, path: [])))
+            found.append((Int32(graph.count), violation))
         }
         return found
     }

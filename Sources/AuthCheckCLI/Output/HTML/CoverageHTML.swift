@@ -278,14 +278,15 @@ struct SpecSection {
             let number = firstViolation + k
             let id = "\(prefix)-v\(number)"
             let (nodes, edges) = walk(violation, index: index)
-            let site = violation.place
+            // A violated `reachable` has no state and no path: say what no configuration shows.
+            let site = violation.state == nil ? " — \(violation.unsatisfiedSummary)" : " at \(violation.place)"
             let length = violation.path.isEmpty ? "" : " — \(violation.length) step\(violation.length == 1 ? "" : "s")"
             buttons.append(HTMLText.element("li", [:], HTMLText.element("button", [
                 "type": "button", "class": "violation", "id": id, "data-violation": String(number),
                 "data-nodes": nodes.compactMap { $0 }.map(stateID).joined(separator: " "),
                 "data-edges": edges.compactMap { $0 }.map(rowID).joined(separator: " "),
                 "aria-controls": "\(id)-steps", "aria-pressed": "false",
-            ], "<span class=\"property\">\(HTMLText.escaped(violation.property.id))</span> at \(HTMLText.escaped(site))\(HTMLText.escaped(length))")))
+            ], "<span class=\"property\">\(HTMLText.escaped(violation.property.id))</span>\(HTMLText.escaped(site))\(HTMLText.escaped(length))")))
             panels.append(steps(violation, id: id, number: number, nodes: nodes, edges: edges))
         }
         return """
@@ -339,7 +340,7 @@ struct SpecSection {
         return """
             <div class="steps" id="\(id)-steps" hidden="hidden" aria-labelledby="\(id)">
             <h4>\(number)) \(HTMLText.escaped(violation.property.id)): \(HTMLText.escaped(violation.message))</h4>
-            <p class="nav"><button type="button" class="previous" aria-label="previous step">←</button> <span class="status" aria-live="polite"></span> <button type="button" class="next" aria-label="next step">→</button></p>
+            <p class="nav"\(violation.path.isEmpty ? " hidden=\"hidden\"" : "")><button type="button" class="previous" aria-label="previous step">←</button> <span class="status" aria-live="polite"></span> <button type="button" class="next" aria-label="next step">→</button></p>
             <ol class="step-list" start="0">\(items.joined(separator: "\n"))</ol>\(extra)
             <p class="replay">replay: <code>\(HTMLText.escaped(replay))</code></p>
             </div>
