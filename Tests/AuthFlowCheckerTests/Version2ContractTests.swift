@@ -276,6 +276,20 @@ import Testing
         #expect(json.contains(#""variant":{"passkeys":"on"}"#), "\(json)")
     }
 
+    @Test func aVersion2FlowWithPresenceKeysAloneStillGivesEveryPathStepItsValues() throws {
+        // No config, no valued key, no counter: the JSON still has "variant" and "values", as every /2 report does.
+        let model = try S.flow(
+            steps: #"{ "start": { "emits": { "go": ["k"] } }, "done": { "requires": ["session"] } }"#,
+            transitions: #"[{ "from": "start", "on": "go", "to": "done" }]"#)
+        let violation = try #require(ModelChecker.verify(model).violations.first)
+        #expect(violation.variant == [])
+        #expect(violation.path == [PathStep(event: nil, state: "start", data: [], values: [:]),
+                                   PathStep(event: "go", state: "done", data: ["k"], values: [:])])
+        #expect(ReportRenderer.violationJSON(violation, secrets: []).rendered(pretty: false)
+                == #"{"property":"unmet-requirement","state":"done","event":null,"message":"done requires session, but the data is {k}","#
+                + #""variant":{},"path":[{"event":null,"state":"start","data":[],"values":{}},{"event":"go","state":"done","data":["k"],"values":{}}]}"#)
+    }
+
     @Test func theRuntimeWalksViolationNamesItsVariant() throws {
         let model = try Version2WalkTests.model()
         let walk = RuntimeExplorer(model: model).explore(Version2WalkTests.AlwaysDone(model: model), depth: 4)
