@@ -10,6 +10,31 @@ import Testing
 @Suite struct Version2ContractTests {
     typealias S = Version2SemanticsTests
 
+    // MARK: /2 adds to /1 and changes none of it
+
+    /// Every `authflow/1` spec of the repository (the flows in `Specs/` and the broken fixtures).
+    static let version1Files: [String] = (Files.specs + Files.brokenNames.map(Files.broken)).filter { path in
+        (try? String(contentsOfFile: path, encoding: .utf8))?.contains(#""format": "authflow/1""#) ?? false
+    }
+
+    @Test(arguments: version1Files)
+    func aVersion1FlowWrittenAsVersion2MeansTheSame(_ path: String) throws {
+        // Everything of the /1 format holds in /2 unless /2 changes it: the same file read as /2 has the same
+        // configurations, sites, shortest paths, messages and lint.
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let one = try SpecLoader.load(json: text)
+        let two = try SpecLoader.load(json: text.replacingOccurrences(of: #""format": "authflow/1""#, with: #""format": "authflow/2""#))
+        #expect(one.format == 1 && two.format == 2)
+        let (first, second) = (ModelChecker.verify(one), ModelChecker.verify(two))
+        let shown = { (verification: SpecVerification) in
+            verification.violations.map { "\($0.site) \($0.path.map { $0.event ?? "(start)" }) \($0.message)" }
+        }
+        #expect(shown(second) == shown(first))
+        #expect(second.lint == first.lint)
+        #expect(second.configurations == first.configurations)
+        #expect(FlowCoverage(graph: ConfigurationGraph(model: two), depth: 6).stacks == FlowCoverage(graph: ConfigurationGraph(model: one), depth: 6).stacks)
+    }
+
     // MARK: Guards: every operand of a guard must match
 
     @Test func equalsNeedsEveryPairAndInEveryKeyAndACounterBoundEveryCounter() throws {
