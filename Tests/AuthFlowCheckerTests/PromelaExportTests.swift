@@ -205,6 +205,49 @@ import Testing
         #expect(PromelaExporter.comment("a*/b/*c\nd") == "a* /b/ *c d")
     }
 
+    // MARK: Back-only screens
+
+    /// A help screen, reached from two screens, whose only way on is back: marked back-only or not.
+    static func helpScreen(backOnly: Bool) throws -> FlowModel {
+        try SpecLoader.load(json: """
+        { "format": "authflow/2", "initial": "start", "success": ["home"], "abort": [],
+          "steps": { "start": { "back": false, "emits": { "begin": [], "help": [] } }, "help": { \(backOnly ? "\"backOnly\": true" : "") },
+                     "signIn": { "emits": { "accepted": [], "help": [] } }, "home": {} },
+          "transitions": [ { "from": "start", "on": "begin", "to": "signIn" }, { "from": "start", "on": "help", "to": "help" },
+                           { "from": "signIn", "on": "help", "to": "help" }, { "from": "signIn", "on": "accepted", "to": "home" } ] }
+        """)
+    }
+
+    @Test func aBackOnlyScreenWaitsAmongTheConfigurationsAndIsPoppedOnTheStack() throws {
+        let marked = try Self.helpScreen(backOnly: true), unmarked = try Self.helpScreen(backOnly: false)
+        // States: 0 start, 1 help, 2 signIn, 3 home. Among the configurations a back-only screen waits like a
+        // terminal state, so it is no invalid end state; unmarked, it is one: a deadlock.
+        let waits = { (model: FlowModel) in
+            PromelaExporter.export(model, space: .configurations).split(separator: "\n").filter { $0.hasPrefix("    :: st == ") }
+        }
+        #expect(waits(marked) == ["    :: st == 1 || st == 3"])
+        #expect(waits(unmarked) == ["    :: st == 3"])
+        // On the stack the mark changes nothing: help allows back, so back pops it, as from any screen that allows it.
+        let stacks = PromelaExporter.export(marked, depth: 4)
+        #expect(stacks == PromelaExporter.export(unmarked, depth: 4))
+        #expect(stacks.contains("    :: d_step { sp > 0 && (st[sp] == 1 || st[sp] == 2) -> st[sp] = 0; kd0[sp] = 0; sp-- }\n"))
+    }
+
+    @Test(.enabled(if: Spin.isInstalled, Comment(rawValue: Spin.absent)), arguments: [true, false])
+    func spinCallsOnlyAnUnmarkedHelpScreenADeadlock(_ backOnly: Bool) throws {
+        let model = try Self.helpScreen(backOnly: backOnly)
+        let graph = ConfigurationGraph(model: model, edges: false)
+        let checked = Set(ModelChecker.verify(graph).violations.map(\.property))
+        #expect(checked == (backOnly ? [] : [.deadlock]))
+        let configurations = try Spin.run(PromelaExporter.export(model, space: .configurations), searchDepth: graph.count + 10,
+                                          expectedStates: graph.count)
+        #expect(configurations.violated == checked && configurations.stored == graph.count + 1, "\(configurations.output)")
+        // The stacks at depth 4, help popped back to start or signIn: the runtime walk, the count and SPIN agree, and no error.
+        let walked = RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: 4)
+        #expect(walked.stacks == RuntimeExplorer(model: model).countStacks(depth: 4))
+        try Self.expectSpinAgreesOnTheStacks(model, depth: 4, "help, backOnly \(backOnly)")
+    }
+
     // MARK: SPIN agrees on the count
 
     static let cases: [(String, Int)] = Files.specs.flatMap { path in [0, 1, 4, 9].map { (path, $0) } }
@@ -255,10 +298,12 @@ import Testing
     /// SPIN stores one state per stack plus one; its assertions fail for exactly the properties whose shortest counterexample fits in `depth`.
     static func expectSpinAgreesOnTheStacks(_ model: FlowModel, depth: Int, _ path: String) throws {
         let stacks = RuntimeExplorer(model: model).countStacks(depth: depth)
-        let run = try Spin.run(PromelaExporter.export(model, depth: depth), searchDepth: depth + 10, expectedStates: stacks)
+        let stated = PromelaExporter.properties(of: model)
+        let run = try Spin.run(PromelaExporter.export(model, depth: depth), stating: stated, searchDepth: depth + 10, expectedStates: stacks)
         #expect(run.stored == stacks + 1, "\(path) at depth \(depth)")
-        // Deadlocks never show on the stack: back, or the bound, always leaves the process a way on.
-        let asserted: Set<Property> = [.illegalTransition, .unmetRequirement, .terminalExit]
+        // Deadlocks never show on the stack: back, or the bound, always leaves the process a way on. The spec's
+        // always and never rules are asserted like the built-in properties.
+        let asserted = Set(stated).subtracting([.deadlock])
         let within = ModelChecker.verify(model).violations.filter { asserted.contains($0.property) && $0.path.count - 1 <= depth }
         #expect(run.violated == Set(within.map(\.property)), "\(path) at depth \(depth)\n\(run.output)")
     }

@@ -22,25 +22,28 @@ enum Spin {
     struct Run {
         /// `states, stored`.
         var stored: Int
-        /// The properties of the errors pan reported, by ``PromelaExporter/properties``.
+        /// The properties of the errors pan reported, named by their assertions or the invalid end state.
         var violated: Set<Property>
         /// pan's output, for a failure's message.
         var output: String
     }
 
     /// The `states, stored` SPIN reports for `model` explored to `depth` (assertion failures do not stop it).
-    static func statesStored(_ model: String, depth: Int) throws -> Int {
-        try run(model, searchDepth: depth + 10, expectedStates: 0).stored
+    static func statesStored(_ model: String, depth: Int, stating properties: [Property] = PromelaExporter.properties) throws -> Int {
+        try run(model, stating: properties, searchDepth: depth + 10, expectedStates: 0).stored
     }
 
     /// Runs pan on `model` to the end, every error counted (`-c0`).
     ///
     /// - Parameters:
+    ///   - properties: the properties the model states, ``PromelaExporter/properties(of:)`` of its flow:
+    ///     the names pan's errors are read back to. The built-in ones by default.
     ///   - searchDepth: pan's `-m`, the deepest its depth-first search goes: more than the stack
     ///     bound, or than the number of configurations. A search cut short by it is a failure.
     ///   - expectedStates: a hint that sizes pan's hash table (`-w`); any size gives the same answer.
     /// - Throws: ``Failure`` when a tool fails, pan's search is cut short, or pan reports an error no property explains.
-    static func run(_ model: String, searchDepth: Int, expectedStates: Int) throws -> Run {
+    static func run(_ model: String, stating properties: [Property] = PromelaExporter.properties, searchDepth: Int,
+                    expectedStates: Int) throws -> Run {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authcheck-spin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -60,7 +63,7 @@ enum Spin {
         var violated = Set<Property>()
         // pan prints every error as `pan:N: MESSAGE (at depth D)`, skipping only a repeat of the one before.
         for line in output.split(separator: "\n") where line.hasPrefix("pan:") && line.contains(" (at depth ") {
-            guard let property = PromelaExporter.property(reportedBy: line) else {
+            guard let property = PromelaExporter.property(reportedBy: line, among: properties) else {
                 throw Failure(description: "pan reported an error no property explains: \(line)\n\(output)")
             }
             violated.insert(property)

@@ -49,3 +49,15 @@ extension Files {
         Bundle.module.url(forResource: "Fixtures/version2/\(name)", withExtension: "json")!.path
     }
 }
+
+extension Files {
+    /// The other specs in `Tests/` that load: the end-to-end tests' (the rest of which are there to be
+    /// refused) and the schema check's valid fixtures, sorted.
+    static var otherLoadableSpecs: [String] {
+        ["Tests/AuthCheckEndToEndTests/Expected/specs", "Tests/SchemaSync/Fixtures/valid"].flatMap { folder -> [String] in
+            let url = root.appendingPathComponent(folder)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+            return names.filter { $0.hasSuffix(".json") }.sorted().map { url.appendingPathComponent($0).path }
+        }.filter { (try? SpecLoader.load(file: $0)) != nil }
+    }
+}

@@ -30,11 +30,13 @@ enum ExportCommand: Subcommand {
         (title: "OUTPUT", body: """
             A Promela model of the flow. Without --depth: every reachable configuration
             (state and data) once, with the properties a safety run can state: an assertion
-            for illegal-transition, unmet-requirement and terminal-exit, named after the
-            property, and deadlock as an invalid end state. pan then reports an error of a
-            property exactly when 'authcheck check' reports it; no-exit and reachable say
-            that a path exists, which a safety run cannot state. SPIN's 'states, stored'
-            equals the configurations plus one for SPIN's initialisation step. Run it with
+            for illegal-transition, unmet-requirement, terminal-exit and each of the spec's
+            always and never properties, named after the property (rule_ and the id, with _
+            for -, for the spec's own), and deadlock as an invalid end state. pan then reports
+            an error of a property exactly when 'authcheck check' reports it; no-exit and
+            reachable say that a path exists, which a safety run cannot state. SPIN's
+            'states, stored' equals the configurations plus one for SPIN's initialisation
+            step. Run it with
             'spin -a model.pml && cc -DSAFETY -o pan pan.c && ./pan -c0 -m1000000'.
             With --depth N: the bounded undo-stack walk, the stack as an array of frames,
             one push per legal forward event up to N and back as a pop, with the same

@@ -8,10 +8,12 @@ import Foundation
 /// - ``Space/configurations``: every reachable frame `(state, data)` once, as the complete checker
 ///   searches them. The frame is a few global variables; every move is one `d_step`, so SPIN
 ///   stores exactly one state per configuration. Every property a safety run can state is in it:
-///   `illegal-transition`, `unmet-requirement` and `terminal-exit` are assertions checked on every
-///   frame entered, and `deadlock` is SPIN's invalid end state (a terminal state waits in a
-///   self-loop, so only a non-terminal frame with no forward move stops the process). So `pan`
-///   reports an error of a property exactly when `authcheck check` reports a violation of it.
+///   `illegal-transition`, `unmet-requirement`, `terminal-exit` and the spec's own `always` and
+///   `never` rules are assertions checked on every frame entered (each root, and after every
+///   move), and `deadlock` is SPIN's invalid end state (a terminal state and a back-only screen
+///   wait in a self-loop, so only a non-terminal frame with no forward move stops the process).
+///   So `pan` reports an error of a property exactly when `authcheck check` reports a violation of
+///   it (``properties(of:)``).
 ///   **SPIN's `states, stored` = configurations + 1.**
 /// - ``Space/stacks(depth:)``: section 4's bounded stack walk. The undo stack is an array of frames
 ///   (`st[i]` the state of frame `i`, `kd…[i]` its presence bits, `v…[i]` its values), `sp`
@@ -35,6 +37,10 @@ import Foundation
 /// before the move with the effects folded in (an added key is present, a counter incremented at
 /// its max stays there), so no option is ever taken that then changes nothing.
 ///
+/// A rule's condition is written like a guard, on the frame entered; its `at` folds away, since
+/// each check is written for the one state entered. The assertion is named ``marker(_:)`` of the
+/// rule (`rule_` and the id with `_` for `-`), and the header comment lists each marker with its id.
+///
 /// `no-exit` ("from here no terminal state can be reached") and `reachable` (some configuration
 /// satisfies a guard) are not in the model: each says that some path *exists*, which no
 /// assertion on one path and no end state can state; a safety run only finds paths that go wrong.
@@ -57,28 +63,42 @@ package enum PromelaExporter {
         case stacks(depth: Int)
     }
 
-    /// The properties the configurations model states: every one a safety run can check.
+    /// The built-in properties the configurations model states: every one a safety run can check.
     package static let properties: [Property] = [.illegalTransition, .unmetRequirement, .deadlock, .terminalExit]
 
-    /// The name an assertion of `property` carries, so pan's message says which property failed (`unmet_requirement`).
-    static func marker(_ property: Property) -> String {
-        property.id.replacingOccurrences(of: "-", with: "_")
+    /// Every property the configurations model of `model` states: the built-in ``properties``, then
+    /// the spec's own `always` and `never` rules in declaration order (a `reachable` rule is not in it).
+    package static func properties(of model: FlowModel) -> [Property] {
+        properties + Property.userProperties(of: model).filter { $0.rule?.kind != .reachable }
     }
 
-    /// The property an error pan printed reports, if it is one of the model's.
+    /// The name an assertion of `property` carries, so pan's message says which property failed.
+    ///
+    /// A built-in property's id with `_` for `-` (`unmet_requirement`); a spec's own rule the same
+    /// behind `rule_` (`rule_mfa_before_session`), so no rule's name can be a Promela keyword, a
+    /// variable of the model or a built-in property's marker. Ids are lowercase words joined by single
+    /// hyphens, so two ids never share a marker.
+    static func marker(_ property: Property) -> String {
+        let name = property.id.replacingOccurrences(of: "-", with: "_")
+        return Property(builtInID: property.id) == nil ? "rule_" + name : name
+    }
+
+    /// The property an error pan printed reports, if it is one of `candidates`.
     ///
     /// pan prints `pan:N: MESSAGE (at depth D)`; MESSAGE is `invalid end state` for a deadlock, or
     /// `assertion violated` and the assertion, which opens with its property's marker
-    /// (`assertion violated (unmet_requirement||((kd0&2)==2))`).
-    /// - Parameter message: MESSAGE, or the whole line.
-    package static func property(reportedBy message: some StringProtocol) -> Property? {
+    /// (`assertion violated (unmet_requirement||((kd0&2)==2))`, `assertion violated rule_mfa_before_session`).
+    /// - Parameters:
+    ///   - message: MESSAGE, or the whole line.
+    ///   - candidates: the properties the model states, ``properties(of:)``; the built-in ones by default.
+    package static func property(reportedBy message: some StringProtocol, among candidates: [Property] = properties) -> Property? {
         var text = Substring(message)
         if text.hasPrefix("pan:") { text = text.drop { $0 != " " }.dropFirst() }
-        if text.hasPrefix("invalid end state") { return .deadlock }
+        if text.hasPrefix("invalid end state") { return candidates.contains(.deadlock) ? .deadlock : nil }
         guard text.hasPrefix("assertion violated ") else { return nil }
         let assertion = text.dropFirst("assertion violated ".count).drop { $0 == "(" }
-        let name = assertion.prefix { $0.isLetter || $0 == "_" }
-        return properties.first { $0 != .deadlock && marker($0) == name }
+        let name = assertion.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        return candidates.first { $0 != .deadlock && marker($0) == name }
     }
 
     /// Returns the Promela model of the stacks of at most `depth` forward events of `model`.

@@ -52,14 +52,17 @@ struct PromelaWriter {
             out.append("   One stored state per stack, plus SPIN's initial state: states stored = stacks + 1.")
             out.append("   Assertions name the property they check; back and the depth bound keep deadlocks from")
             out.append("   showing here: export without --depth for the model whose errors match authcheck check.")
+            out.append(contentsOf: ruleLines())
             out.append("   Run: spin -a THIS.pml && cc -O2 -DSAFETY -o pan pan.c && ./pan -m\(depth + 10) */")
         } else {
             out.append("/* authcheck: every reachable configuration (state, data) of \(name).")
             out.append("   One stored state per configuration, plus SPIN's initial state: states stored = configurations + 1.")
             out.append("   pan reports an error of a property exactly when authcheck check reports a violation of it:")
-            out.append("   illegal-transition, unmet-requirement and terminal-exit as assertions named after them,")
-            out.append("   deadlock as an invalid end state. no-exit and reachable say that some path exists,")
-            out.append("   which a safety run cannot state: authcheck check decides them.")
+            out.append("   illegal-transition, unmet-requirement, terminal-exit and the spec's own always and never")
+            out.append("   rules as assertions named after them, deadlock as an invalid end state. no-exit and the")
+            out.append("   spec's reachable rules say that some path exists, which a safety run cannot state:")
+            out.append("   authcheck check decides them.")
+            out.append(contentsOf: ruleLines())
             out.append("   Run: spin -a THIS.pml && cc -O2 -DSAFETY -o pan pan.c && ./pan -c0 -m1000000")
             out.append("   (raise -m if pan says the search depth is too small) */")
         }
@@ -81,6 +84,23 @@ struct PromelaWriter {
         out.append("    od")
         out.append("}")
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The header's table of the spec's own rules: the assertion each `always` or `never` rule is checked by,
+    /// and the `reachable` rules the model leaves to authcheck.
+    private func ruleLines() -> [String] {
+        guard !model.properties.isEmpty else { return [] }
+        var out = ["   The spec's own rules, as pan names them:"]
+        for (index, rule) in model.properties.enumerated() {
+            let id = PromelaExporter.comment(rule.id)
+            if rule.kind == .reachable {
+                out.append("     \(id): reachable, not in the model")
+            } else {
+                let marker = PromelaExporter.marker(Property(rule: rule, index: index))
+                out.append("     \(marker) is \(id) (\(rule.kind.rawValue) \(PromelaExporter.comment(rule.text)))")
+            }
+        }
+        return out
     }
 
     private func declarations() -> [String] {
@@ -357,7 +377,8 @@ struct PromelaWriter {
 
     // MARK: Checks
 
-    /// The assertions on a frame just entered in `state`: its requirements, its illegal events, a terminal state's way out.
+    /// The assertions on a frame just entered in `state`: its requirements, its illegal events, a terminal state's way out,
+    /// the spec's `always` and `never` rules.
     private mutating func checks(entering state: Int, frame: Frame) -> [String] {
         let key = "\(state) \(frame.slot ?? "")"
         if let written = checksWritten[key] { return written }
@@ -393,6 +414,12 @@ struct PromelaWriter {
             if illegal != .false { out.append(assertion(.illegalTransition, holds: illegal.negated)) }
         }
         if terminalExit[state] { out.append(assertion(.terminalExit, holds: .false)) }
+        // The spec's own rules, on the frame as entered: `at` is known here, so it folds away.
+        for (index, rule) in model.properties.enumerated() where rule.kind != .reachable {
+            let satisfied = condition(rule.condition, state: state, data: PromelaData(), frame: frame)
+            let holds = rule.kind == .always ? satisfied : satisfied.negated
+            if holds != .true { out.append(assertion(Property(rule: rule, index: index), holds: holds)) }
+        }
         return out
     }
 
