@@ -55,6 +55,22 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
         return values[key]
     }
 
+    /// Whether the value of `key` is `value`, compared where it is stored (nothing is copied out).
+    @inlinable @inline(__always)
+    package func holds(_ value: Value, for key: Key) -> Bool {
+        if dense {
+            guard let index = _DenseIndex.index(key), index < denseValues.count else { return false }
+            switch denseValues[index] {
+            case let stored?: return stored == value
+            case nil: return false
+            }
+        }
+        switch values[key] {
+        case let stored?: return stored == value
+        case nil: return false
+        }
+    }
+
     /// Sets `key` to `value` and returns the value it had.
     @inlinable @inline(__always)
     mutating func set(_ key: Key, to value: __owned Value?) -> Value? {

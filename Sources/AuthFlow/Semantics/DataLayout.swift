@@ -73,17 +73,17 @@
     }
 
     /// The mask of key `k`'s field in `values`.
-    @inlinable package func mask(_ k: Int) -> UInt64 {
+    @inline(__always) @inlinable package func mask(_ k: Int) -> UInt64 {
         width[k] == 0 ? 0 : ((1 << UInt64(width[k])) - 1) << UInt64(shift[k])
     }
 
     /// Key `k`'s field: a valued key's value index, or a counter's count.
-    @inlinable package func field(_ k: Int, in values: UInt64) -> Int {
+    @inline(__always) @inlinable package func field(_ k: Int, in values: UInt64) -> Int {
         Int((values & mask(k)) >> UInt64(shift[k]))
     }
 
     /// `values` with key `k`'s field set to `value`.
-    @inlinable package func setting(_ k: Int, to value: Int, in values: UInt64) -> UInt64 {
+    @inline(__always) @inlinable package func setting(_ k: Int, to value: Int, in values: UInt64) -> UInt64 {
         (values & ~mask(k)) | (UInt64(value) << UInt64(shift[k]) & mask(k))
     }
 

@@ -51,6 +51,37 @@ extension FlowModel {
             (0..<keyCount).filter { addKeys & (1 << UInt64($0)) != 0 } + addValued
         }
 
+        /// The data after its effects for `branch` from the frame `(keys, values)`.
+        /// - Complexity: O(keys it names).
+        @inline(__always)
+        package func applying(branch: Int, keys: UInt64, values: UInt64, layout: DataLayout) -> (keys: UInt64, values: UInt64) {
+            var keys = keys & ~clearKeys
+            var values = values & ~clearValues
+            keys |= addKeys
+            // Lists are read by index: an iterator would retain each list once per move.
+            var rest = branch
+            // The first added key varies slowest: decode the branch from the last key up.
+            var i = addValued.count
+            while i > 0 {
+                i -= 1
+                let key = addValued[i]
+                guard case let .valued(count) = layout.kinds[key] else { continue }
+                keys |= 1 << UInt64(key)
+                values = layout.setting(key, to: rest % count, in: values)
+                rest /= count
+            }
+            for i in 0..<Swift.min(setKeys.count, setValues.count) {
+                keys |= 1 << UInt64(setKeys[i])
+                values = layout.setting(setKeys[i], to: setValues[i], in: values)
+            }
+            for i in 0..<increment.count {
+                let key = increment[i]
+                guard case let .counter(max) = layout.kinds[key] else { continue }
+                values = layout.setting(key, to: Swift.min(max, layout.field(key, in: values) + 1), in: values)
+            }
+            return (keys, values)
+        }
+
         /// How many branches its effects have.
         @usableFromInline package func branchCount(_ layout: DataLayout) -> Int {
             addValued.reduce(1) { count, key in
@@ -90,26 +121,7 @@ extension FlowModel {
     /// The data after `emission`'s effects for `branch`.
     /// - Complexity: O(keys the emission names).
     @usableFromInline package func applying(_ emission: Emission, branch: Int, keys: UInt64, values: UInt64) -> (keys: UInt64, values: UInt64) {
-        var keys = keys & ~emission.clearKeys
-        var values = values & ~emission.clearValues
-        keys |= emission.addKeys
-        var rest = branch
-        // The first added key varies slowest: decode the branch from the last key up.
-        for key in emission.addValued.reversed() {
-            guard case let .valued(count) = layout.kinds[key] else { continue }
-            keys |= 1 << UInt64(key)
-            values = layout.setting(key, to: rest % count, in: values)
-            rest /= count
-        }
-        for (key, value) in zip(emission.setKeys, emission.setValues) {
-            keys |= 1 << UInt64(key)
-            values = layout.setting(key, to: value, in: values)
-        }
-        for key in emission.increment {
-            guard case let .counter(max) = layout.kinds[key] else { continue }
-            values = layout.setting(key, to: Swift.min(max, layout.field(key, in: values) + 1), in: values)
-        }
-        return (keys, values)
+        emission.applying(branch: branch, keys: keys, values: values, layout: layout)
     }
 
     /// The move of `state`'s emission `index` for `branch` from the frame `(keys, values)`: the data after
@@ -117,17 +129,21 @@ extension FlowModel {
     /// lists these, the runtime takes the one its step's values name, the random tester the one its action names.
     @usableFromInline @inline(__always)
     package func move(state: Int, emission index: Int, branch: Int, keys: UInt64, values: UInt64) -> Successor {
-        emissions[state].withUnsafeBufferPointer { list in move(in: list, state: state, index: index, branch: branch, keys: keys, values: values) }
+        emissions[state].withUnsafeBufferPointer { list in
+            Self.move(in: list, state: state, index: index, branch: branch, keys: keys, values: values, layout: layout)
+        }
     }
 
-    /// ``move(state:emission:branch:keys:values:)`` on the state's emissions, read in place (no emission is copied).
+    /// ``move(state:emission:branch:keys:values:)`` on the state's emissions, read in place (no emission, and
+    /// not the model, is copied: the runtime calls it with the pieces it holds).
     @inline(__always)
-    func move(in list: UnsafeBufferPointer<Emission>, state: Int, index: Int, branch: Int, keys: UInt64, values: UInt64) -> Successor {
-        let (k, v) = applying(list[index], branch: branch, keys: keys, values: values)
+    package static func move(in list: UnsafeBufferPointer<Emission>, state: Int, index: Int, branch: Int,
+                             keys: UInt64, values: UInt64, layout: DataLayout) -> Successor {
+        let (k, v) = list[index].applying(branch: branch, keys: keys, values: values, layout: layout)
         var outcome = Outcome.illegal
         var fired = -1
         list[index].rows.withUnsafeBufferPointer { rows in
-            if let r = firstRow(in: rows, state: state, keys: k, values: v) {
+            if let r = firstRow(in: rows, state: state, keys: k, values: v, layout: layout) {
                 outcome = rows[r].reset ? .reset : .push(rows[r].to, keys: k & ~rows[r].clearKeys, values: v & ~rows[r].clearValues)
                 fired = rows[r].row
             }
@@ -139,8 +155,20 @@ extension FlowModel {
     /// effects `(keys, values)`, or `nil` when none does (an illegal transition): first match wins.
     @usableFromInline @inline(__always)
     package func firstRow(in rows: UnsafeBufferPointer<GuardedRow>, state: Int, keys: UInt64, values: UInt64) -> Int? {
+        Self.firstRow(in: rows, state: state, keys: keys, values: values, layout: layout)
+    }
+
+    /// ``firstRow(in:state:keys:values:)`` with the model's layout given.
+    @inline(__always)
+    package static func firstRow(in rows: UnsafeBufferPointer<GuardedRow>, state: Int, keys: UInt64, values: UInt64, layout: DataLayout) -> Int? {
         for r in rows.indices where rows[r].when?.holds(state: Int32(state), keys: keys, values: values, layout: layout) ?? true { return r }
         return nil
+    }
+
+    /// Whether the step of `state` offers `list[index]` in the frame (its `when` holds), read in place.
+    @inline(__always)
+    package static func offers(in list: UnsafeBufferPointer<Emission>, index: Int, state: Int, keys: UInt64, values: UInt64, layout: DataLayout) -> Bool {
+        list[index].when?.holds(state: Int32(state), keys: keys, values: values, layout: layout) ?? true
     }
 
     /// Every move from the frame `(state, keys, values)`, in the order the semantics fixes.
@@ -155,7 +183,7 @@ extension FlowModel {
             for index in list.indices {
                 if list[index].when?.holds(state: stateID, keys: keys, values: values, layout: layout) == false { continue }
                 for branch in 0..<list[index].branchCount(layout) {
-                    successors.append(move(in: list, state: state, index: index, branch: branch, keys: keys, values: values))
+                    successors.append(Self.move(in: list, state: state, index: index, branch: branch, keys: keys, values: values, layout: layout))
                 }
             }
         }

@@ -270,6 +270,13 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         return storage.data[key]
     }
 
+    /// Whether the data holds `value` for `key` (``data``'s own value, not a config value or a counter's 0),
+    /// compared in place: the checker compares every frame this way.
+    @inlinable @inline(__always)
+    package func dataHolds(_ value: Value, for key: Key) -> Bool {
+        storage.data.holds(value, for: key)
+    }
+
     /// The config values this session's variant fixed (`authflow/2`); empty for other flows.
     public var configuration: [Key: Value] { _rules?.config ?? [:] }
 

@@ -31,17 +31,12 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     @usableFromInline let keyIndex: [Key: Int]
     /// Per state, per emission: the keys the step's output must carry (presence keys, then valued keys it adds).
     @usableFromInline let outputKeys: [[[Int]]]
-    /// Per state, per emission: every key its effects may change, as bits (rows' clears are added per row).
-    @usableFromInline let touched: [[UInt64]]
-    /// Per state, per emission: the keys the step's output must carry, as bits.
-    @usableFromInline let outputBits: [[UInt64]]
-    /// Per state, per emission: whether some row without a guard takes every branch (then the emission is
-    /// accepted exactly when offered, with no branch to try).
-    @usableFromInline let alwaysTaken: [[Bool]]
-    /// Per state: the event of each emission, for finding the one a step sent without reading the emissions.
-    @usableFromInline let emissionEvents: [[Int]]
-    /// Per state, per emission: the valued keys it adds, in declaration order (the branch is their values).
-    @usableFromInline let addValued: [[[Int]]]
+    /// The model's moves on dense ids, and per emission what its effects touch and its output carries.
+    @usableFromInline let moves: SessionMoves
+    /// Per emission (flat, as ``SessionMoves/emissionStart``): the valued keys it adds, in declaration
+    /// order (the branch is their values), as `addValuedKeys[addValuedStart[e] ..< addValuedStart[e + 1]]`.
+    @usableFromInline let addValuedStart: [Int]
+    @usableFromInline let addValuedKeys: [Int]
     /// The model's layout and the variant's root frame, held apart so a move reads no other part of the model.
     @usableFromInline let layout: DataLayout
     @usableFromInline private(set) var root: (keys: UInt64, values: UInt64)
@@ -60,23 +55,17 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
         self.keyIndex = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let layout = model.layout
         self.layout = layout
-        self.emissionEvents = model.emissions.map { $0.map(\.event.index) }
-        self.addValued = model.emissions.map { $0.map(\.addValued) }
+        self.moves = SessionMoves(model: model)
+        var addValuedStart = [0], addValuedKeys: [Int] = []
+        for emission in model.emissions.joined() {
+            addValuedKeys += emission.addValued
+            addValuedStart.append(addValuedKeys.count)
+        }
+        self.addValuedStart = addValuedStart
+        self.addValuedKeys = addValuedKeys
         self.root = (model.roots[variant].keys, model.roots[variant].values)
         self.outputKeys = model.emissions.map { list in
             list.map { $0.outputKeys(keyCount: model.keys.count) }
-        }
-        self.outputBits = model.emissions.map { list in
-            list.map { emission in emission.addValued.reduce(emission.addKeys) { $0 | 1 << UInt64($1) } }
-        }
-        self.alwaysTaken = model.emissions.map { list in list.map { emission in emission.rows.contains { $0.when == nil } } }
-        self.touched = model.emissions.map { list in
-            list.map { emission in
-                var bits = emission.clearKeys | emission.addKeys
-                for key in emission.addValued + emission.setKeys + emission.increment { bits |= 1 << UInt64(key) }
-                for key in 0..<model.keys.count where emission.clearValues & layout.mask(key) != 0 { bits |= 1 << UInt64(key) }
-                return bits
-            }
         }
         select(variant: variant)
     }
@@ -100,33 +89,18 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
 
 
     /// The index of `event`'s emission in the step of `state`, if the step emits it.
-    @inlinable func emission(_ event: Int, in state: Int) -> Int? {
-        emissionEvents[state].firstIndex(of: event)
-    }
-
-    /// Where the emission leads from the current frame for `branch`, and the data after its effects.
-    @inlinable func outcome(state: Int, emission index: Int, branch: Int, from frame: (keys: UInt64, values: UInt64))
-        -> (row: FlowModel.GuardedRow?, keys: UInt64, values: UInt64) {
-        // The model's effects and its first-match rule: the runtime needs the row itself (target, clears, reset).
-        let (keys, values) = model.applying(model.emissions[state][index], branch: branch, keys: frame.keys, values: frame.values)
-        let row = model.emissions[state][index].rows.withUnsafeBufferPointer { rows in
-            model.firstRow(in: rows, state: state, keys: keys, values: values).map { rows[$0] }
-        }
-        return (row, keys, values)
+    @inlinable @inline(__always) func emission(_ event: Int, in state: Int) -> Int? {
+        moves.emission(event, in: state)
     }
 
     /// Whether the step of `state` offers its emission `index` now.
-    @inlinable func offers(state: Int, emission index: Int, in frame: (keys: UInt64, values: UInt64)) -> Bool {
-        return model.emissions[state][index].when?.holds(state: Int32(state), keys: frame.keys, values: frame.values, layout: layout) ?? true
+    @inlinable @inline(__always) func offers(state: Int, emission index: Int, in frame: (keys: UInt64, values: UInt64)) -> Bool {
+        moves.offers(state: state, emission: index, keys: frame.keys, values: frame.values)
     }
 
     /// Whether the step of `state` offers its emission `index` now and some branch of it has a row that fires.
-    @inlinable func accepts(state: Int, emission index: Int, in frame: (keys: UInt64, values: UInt64)) -> Bool {
-        guard offers(state: state, emission: index, in: frame) else { return false }
-        if alwaysTaken[state][index] { return true }
-        return (0..<model.emissions[state][index].branchCount(layout)).contains {
-            outcome(state: state, emission: index, branch: $0, from: frame).row != nil
-        }
+    @inlinable @inline(__always) func accepts(state: Int, emission index: Int, in frame: (keys: UInt64, values: UInt64)) -> Bool {
+        moves.accepts(state: state, emission: index, keys: frame.keys, values: frame.values)
     }
 
     /// The value the app holds for key `k` in the frame `(keys, values)`: `output` for a key the step
@@ -170,14 +144,16 @@ extension FlowSession {
         func mismatch() -> FlowError<State, Event, Key> {
             .outputMismatch(state: from, event: event, expected: rules.outputKeys[s][index].map { rules.keys[$0] }, got: sent ?? [])
         }
+        let moves = rules.moves
+        let flat = moves.emissionStart[s] + index
+        let sentBits = moves.outputBits[flat]
         if let sent {
-            let bits = rules.outputBits[s][index]
             var seen: UInt64 = 0
             for key in sent {
-                guard let k = rules.id(of: key), bits & (1 << UInt64(k)) != 0 else { seen = ~0; break }
+                guard let k = rules.id(of: key), sentBits & (1 << UInt64(k)) != 0 else { seen = ~0; break }
                 seen |= 1 << UInt64(k)
             }
-            if seen != bits || sent.count != bits.nonzeroBitCount {
+            if seen != sentBits || sent.count != sentBits.nonzeroBitCount {
                 if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "output data does not match the contract") }
                 throw mismatch()
             }
@@ -185,7 +161,8 @@ extension FlowSession {
         // The branch is the values the step sent for the valued keys it adds, the first key varying slowest.
         let layout = rules.layout
         var branch = 0
-        for k in rules.addValued[s][index] {
+        for position in rules.addValuedStart[flat]..<rules.addValuedStart[flat + 1] {
+            let k = rules.addValuedKeys[position]
             guard let value = output(rules.keys[k]) else { throw mismatch() }
             guard let text = rules.values.text(value), let position = layout.domains[k].firstIndex(of: text) else {
                 if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "a value outside its domain") }
@@ -193,8 +170,8 @@ extension FlowSession {
             }
             branch = branch * layout.domains[k].count + position
         }
-        let (row, keys, values) = rules.outcome(state: s, emission: index, branch: branch, from: frame)
-        guard let row else {
+        let outcome = moves.outcome(state: s, emission: index, branch: branch, keys: frame.keys, values: frame.values)
+        guard let row = outcome.row else {
             let error = TransitionError<State, Event>.noTransition(from: from, on: event)
             if storage.tracker != nil { track(.rejection, from: from, event: event, reason: error.description) }
             throw .transition(error)
@@ -212,15 +189,14 @@ extension FlowSession {
         }
         let transition: Transition<State, Event>
         do {
-            transition = try machine.move(on: event, to: rules.states[row.to.index])
+            transition = try machine.move(on: event, to: rules.states[row.to])
         } catch {
             throw .transition(error)
         }
-        let childKeys = keys & ~row.clearKeys
-        let childValues = values & ~row.clearValues
-        let sentBits = rules.outputBits[s][index]
+        let childKeys = outcome.keys & ~row.clearKeys
+        let childValues = outcome.values & ~row.clearValues
         storage.data.beginFrame()
-        var bits = rules.touched[s][index] | row.clearKeys
+        var bits = moves.touched[flat] | row.clearKeys
         while bits != 0 {
             let k = bits.trailingZeroBitCount
             bits &= bits - 1
@@ -229,8 +205,13 @@ extension FlowSession {
             storage.data.write(key, rules.value(of: k, keys: childKeys, values: childValues, output: sentValue))
         }
         storage.frames.append((childKeys, childValues))
-        let data = storage.tracker == nil ? nil : rules.trackedData(state: s, emission: index, row: row, keys: childKeys, values: childValues)
-        entered(transition, added: data?.added ?? [], cleared: data?.cleared, values: data?.values)
+        if storage.tracker != nil {
+            // Only a tracked session builds what the tracker records (no list is made or released per move otherwise).
+            let data = rules.trackedData(state: s, emission: index, clearKeys: row.clearKeys, clearValues: row.clearValues, keys: childKeys, values: childValues)
+            entered(transition, added: data.added, cleared: data.cleared, values: data.values)
+        } else if storage.presenter != nil {
+            present()
+        }
         return transition
     }
 

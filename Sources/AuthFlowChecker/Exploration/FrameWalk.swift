@@ -1,39 +1,39 @@
 import AuthFlow
 import Foundation
 
+/// One node of a ``FrameWalk``'s stack: a configuration of its ``FrameTable`` and where the walk is among its moves.
+struct FrameNode {
+    /// The configuration's id in the walk's table.
+    var config: Int32
+    /// The next move to try: an index into the table's moves.
+    var next: Int32
+    /// The event that pushed this node (-1 at a root).
+    var event: Int32
+    /// Its index among the parent's moves (the breadth-first order).
+    var via: Int32
+    /// Where this node's expected-token changes start in the log.
+    var logStart: Int32
+}
+
 /// The lockstep walk over a flow whose moves depend on its data (`authflow/2`: guards, valued keys,
 /// clears, counters, resets, config): every stack of at most `depth` forward events from every
 /// variant's root, driven through the runtime and compared with the model's frame after every action.
 ///
-/// The moves come from the one semantics, ``FlowModel/successors(state:keys:values:into:)``, one
-/// buffer per height, reused. At every node: each successor that pushes a frame is sent (with the
-/// branch's value for each valued key it adds, a unique token for each presence key), checked,
-/// walked and undone; a successor no row takes, and an event the step does not offer now, must be
+/// The moves come from the one semantics, ``FlowModel/successors(state:keys:values:into:)``, asked
+/// once per configuration and kept in a ``FrameTable``: a node carries its configuration's id, so the
+/// model's side of a node costs a few array reads. At every node: each move that pushes a frame is
+/// sent (with the branch's value for each valued key it adds, a unique token for each presence key),
+/// checked, walked and undone; a move no row takes, and an event the step does not offer now, must be
 /// refused without change; a reset must land on the variant's root with nothing to undo (then the
 /// path is replayed, since a reset cannot be undone); back is tried where the spec forbids it.
 /// Siblings that push the same frame are one stack, as in ``Walk``, so the stacks counted equal
-/// the configuration graph's count. Memory is proportional to the depth.
-/// One node of a ``FrameWalk``'s stack (outside the generic walk, so its arrays need no type built at run time).
-struct FrameNode {
-    var state: Int32
-    var keys: UInt64
-    var values: UInt64
-    /// The next successor to try, an index into this node's buffer.
-    var next: Int
-    /// The event that pushed this node (-1 at a root).
-    var event: Int32
-    /// Its index among the parent's successors (the breadth-first order).
-    var via: Int32
-    /// Where this node's expected-token changes start in the log.
-    var logStart: Int
-    /// The keys the runtime must hold as data here (``FrameWalk/dataBits(_:)``), or `~0` until computed.
-    var data: UInt64 = ~0
-}
-
+/// the configuration graph's count. Memory is proportional to the depth (the table is bounded, see
+/// ``FrameTable``).
 struct FrameWalk<Driver: FlowDriver> {
     typealias Node = FrameNode
 
-    let model: FlowModel
+    /// The flow (kept by reference: the walk is passed by value to its helpers, so it stays small).
+    var model: FlowModel { sender.model }
     let driver: Driver
     let depth: Int
     let deadline: Date?
@@ -42,20 +42,17 @@ struct FrameWalk<Driver: FlowDriver> {
     let subject: String
     /// Starts the runtime in a variant, at its root; false when it cannot.
     let start: (Int) -> Bool
-    var nodes: [Node] = []
-    /// Per height: the successors of the node at that height.
-    var buffers: [[FlowModel.Successor]]
+    /// The moves of every configuration met, from the one semantics.
+    var table: FrameTable
+    let memory: WalkMemory<FrameNode>
+    var nodes: PointerStack<FrameNode>
     /// The token the runtime must hold for each presence key (-1: none).
-    var expected: [Int]
-    var log: [ExpectedChange] = []
-    /// Bits of the keys a frame does not hold as data: config keys (fixed per variant) and counters (compared by count).
+    let expected: UnsafeMutablePointer<Int>
+    var log: PointerStack<ExpectedChange>
+    /// Bits of the keys a frame does not hold as data: config keys (fixed per variant).
     let configBits: UInt64
-    let counters: [Int]
-    /// Bits of the counters and of the valued keys: how ``matches(_:)`` compares each key.
-    let counterBits: UInt64
-    let valuedBits: UInt64
-    /// Per state: the event of each emission, in declaration order.
-    let emissionEvents: [[EventID]]
+    /// Compares the runtime with a configuration's frame.
+    let matcher: FrameMatcher<Driver>
     var variant = 0
     var stacks = 0
     var stoppedBy: StopReason?
@@ -65,28 +62,29 @@ struct FrameWalk<Driver: FlowDriver> {
     let sender: ValueSender
     /// Configurations whose reset moves were driven: a reset cannot be undone, so each is driven once,
     /// at the shallowest stack that reaches its configuration, and the path replayed after it.
+    /// (The table's ``FrameTable/Facts/resetsDriven`` caches the answer until the table is emptied.)
     var resetProbed: Set<Configuration> = []
-
-    /// The values the walk sends: a valued key's value in a branch, a presence key's token.
+    /// The flow and the values the walk sends: a valued key's value in a branch, a presence key's token.
     final class ValueSender {
-        let layout: DataLayout
-        let valued: UInt64
-        init(layout: DataLayout, keys: Int) {
-            self.layout = layout
-            self.valued = (0..<keys).reduce(0) { layout.isValued($1) ? $0 | 1 << UInt64($1) : $0 }
+        let model: FlowModel
+        /// The keys' fields and domains.
+        let table: FrameValueTable
+        init(model: FlowModel) {
+            self.model = model
+            self.table = FrameValueTable(layout: model.layout, keyCount: model.keys.count)
         }
 
         /// The value of `key` sent with `event` at `height`, the branch's values packed in `values`.
         @inline(__always)
         func value(_ key: KeyID, event: EventID, values: UInt64, height: Int) -> FlowValue {
             let k = key.index
-            if valued & (1 << UInt64(k)) != 0 { return .string(layout.domains[k][layout.field(k, in: values)]) }
+            if table.valuedBits & (1 << UInt64(k)) != 0, let position = table.position(k, in: values) { return table.textValues[position] }
             return .int(RuntimeExplorer.token(height: height, event: event, key: key))
         }
     }
 
-    init(model: FlowModel, driver: Driver, traits: DriverTraits, depth: Int, deadline: Date?, timeout: Double?, start: @escaping (Int) -> Bool) {
-        self.model = model
+    init(model: FlowModel, driver: Driver, traits: DriverTraits, depth: Int, deadline: Date?, timeout: Double?,
+         tableCapacity: Int? = nil, start: @escaping (Int) -> Bool) {
         self.driver = driver
         self.depth = max(0, depth)
         self.deadline = deadline
@@ -94,15 +92,16 @@ struct FrameWalk<Driver: FlowDriver> {
         self.readsInternals = traits.readsInternals
         self.subject = traits.subject
         self.start = start
-        self.buffers = Array(repeating: [], count: self.depth + 2)
-        self.expected = Array(repeating: -1, count: max(1, model.keys.count))
+        self.table = FrameTable(model: model, depth: self.depth, capacity: tableCapacity)
+        let maximumAdds = model.emissions.joined().map(\.addKeys.nonzeroBitCount).max() ?? 0
+        self.memory = WalkMemory(depth: self.depth, keys: model.keys.count, maximumAdds: maximumAdds)
+        self.nodes = PointerStack(base: memory.nodes, capacity: memory.nodeCapacity)
+        self.log = PointerStack(base: memory.log, capacity: memory.logCapacity)
+        self.expected = memory.expected
         let layout = model.layout
         self.configBits = (0..<model.keys.count).reduce(0) { layout.isConfig[$1] ? $0 | 1 << UInt64($1) : $0 }
-        self.counters = (0..<model.keys.count).filter { layout.isCounter($0) }
-        self.counterBits = counters.reduce(0) { $0 | 1 << UInt64($1) }
-        self.valuedBits = (0..<model.keys.count).reduce(0) { layout.isValued($1) ? $0 | 1 << UInt64($1) : $0 }
-        self.sender = ValueSender(layout: layout, keys: model.keys.count)
-        self.emissionEvents = model.emissions.map { $0.map(\.event) }
+        self.sender = ValueSender(model: model)
+        self.matcher = FrameMatcher(table: sender.table, driver: driver, readsInternals: traits.readsInternals, expected: memory.expected)
     }
 
     func result() -> RuntimeExploration {
@@ -114,11 +113,13 @@ struct FrameWalk<Driver: FlowDriver> {
         for (index, root) in model.roots.enumerated() {
             variant = index
             guard start(index) else { continue }
-            for k in expected.indices { expected[k] = -1 }
-            log.removeAll(keepingCapacity: true)
-            nodes.removeAll(keepingCapacity: true)
-            nodes.append(Node(state: model.initial.rawValue, keys: root.keys, values: root.values, next: 0, event: -1, via: -1, logStart: 0))
-            fill(0)
+            for k in 0..<memory.keys { expected[k] = -1 }
+            log.removeAll()
+            nodes.removeAll()
+            if table.isFull { table.removeAll() }
+            let config = table.intern(Configuration(state: model.initial.rawValue, keys: root.keys, values: root.values))
+            table.expand(config, of: model)
+            nodes.append(Node(config: config, next: table.entries[Int(config)].moveStart, event: -1, via: -1, logStart: 0))
             stacks += 1
             checkNode()
             walk()
@@ -126,29 +127,28 @@ struct FrameWalk<Driver: FlowDriver> {
         }
     }
 
-    /// Computes the successors of the node at `height` into its buffer.
-    mutating func fill(_ height: Int) {
-        let node = nodes[height]
-        model.successors(state: Int(node.state), keys: node.keys, values: node.values, into: &buffers[height])
-    }
+    /// The entry of the node at `height`.
+    @inline(__always) func entry(at height: Int) -> FrameTable.Entry { table.entries[Int(nodes[height].config)] }
 
     /// The depth-first loop over the current variant.
     mutating func walk() {
         while !nodes.isEmpty {
+            if table.isFull { compact() }
             let top = nodes.count - 1
-            var index = nodes[top].next
+            var index = Int(nodes[top].next)
             var chosen = -1
             if top < depth {
-                let count = buffers[top].count
-                while index < count {
-                    let i = index
+                let end = Int(table.entries[Int(nodes[top].config)].moveEnd)
+                while index < end {
+                    let m = index
                     index += 1
-                    guard case let .push(target, keys, values) = buffers[top][i].outcome, !isDuplicate(i, at: top, target, keys, values) else { continue }
-                    chosen = i
-                    break
+                    if table.moves[m].walked {
+                        chosen = m
+                        break
+                    }
                 }
             }
-            nodes[top].next = index
+            nodes[top].next = Int32(index)
             if chosen >= 0 {
                 push(chosen)
                 if stacks & 0xFFF == 0, periodic() { return }
@@ -158,12 +158,20 @@ struct FrameWalk<Driver: FlowDriver> {
         }
     }
 
-    /// Whether an earlier sibling pushes the same frame (then it is the same stack).
-    func isDuplicate(_ i: Int, at height: Int, _ target: StateID, _ keys: UInt64, _ values: UInt64) -> Bool {
-        for j in 0..<i {
-            if case let .push(t, k, v) = buffers[height][j].outcome, t == target, k == keys, v == values { return true }
+    /// Empties the table and interns the stack's configurations again, each expanded (its moves come
+    /// back in the same order, so every node keeps its place among them).
+    mutating func compact() {
+        let old = (0..<nodes.count).map { table.entries[Int(nodes[$0].config)] }
+        table.removeAll()
+        for height in 0..<nodes.count {
+            let config = table.intern(old[height].configuration)
+            table.expand(config, of: model)
+            var facts = old[height].facts
+            facts.formIntersection(.resetsDriven)
+            if !facts.isEmpty { table.markResetsDriven(config) }
+            nodes[height].next = table.entries[Int(config)].moveStart + (nodes[height].next - old[height].moveStart)
+            nodes[height].config = config
         }
-        return false
     }
 
     mutating func periodic() -> Bool {
@@ -175,43 +183,50 @@ struct FrameWalk<Driver: FlowDriver> {
         return false
     }
 
-    /// Sends `successor` of the node at `height - 1` through the runtime: the branch's value for
-    /// each valued key it adds, a unique token for each presence key; `true` when accepted.
-    func send(_ successor: FlowModel.Successor, height: Int) -> Bool {
-        let sender = self.sender, event = successor.event, values = successor.effectValues
+    /// Sends move `m` through the runtime: the branch's value for each valued key it adds, a unique
+    /// token for each presence key, as pushed at stack height `height`; `true` when accepted.
+    @inline(__always)
+    func send(move m: Int, height: Int) -> Bool {
+        let move = table.moves[m]
+        return send(EventID(move.event), values: move.values, height: height)
+    }
+
+    /// Sends `event` with `values` for its valued keys (a refused event has no move to take them from).
+    @inline(__always)
+    func send(_ event: EventID, values: UInt64, height: Int) -> Bool {
+        let sender = self.sender
         return driver.send(event) { sender.value($0, event: event, values: values, height: height) }
     }
 
-    /// Pushes the model's child for successor `i` of the top node (expected tokens included).
-    mutating func pushModel(_ i: Int) {
+    /// Pushes the model's child for move `m` of the top node (expected tokens included).
+    @inline(__always)
+    mutating func pushModel(_ m: Int) {
         let top = nodes.count - 1
-        let successor = buffers[top][i]
-        guard case let .push(target, keys, values) = successor.outcome else { return }
+        let move = table.moves[m]
         let height = nodes.count + 1
         let logStart = log.count
-        var added = model.emissions[Int(nodes[top].state)][successor.emission].addKeys
+        var added = move.adds
         while added != 0 {
             let k = added.trailingZeroBitCount
             added &= added - 1
             log.append(ExpectedChange(key: Int32(k), previous: expected[k]))
-            expected[k] = RuntimeExplorer.token(height: height, event: successor.event, key: KeyID(Int32(k)))
+            expected[k] = RuntimeExplorer.token(height: height, event: EventID(move.event), key: KeyID(Int32(k)))
         }
-        nodes.append(Node(state: target.rawValue, keys: keys, values: values, next: 0, event: successor.event.rawValue, via: Int32(i), logStart: logStart))
-        nodes[nodes.count - 1].data = dataBits(nodes[nodes.count - 1])
-        fill(nodes.count - 1)
+        let target = move.target
+        if table.entries[Int(target)].moveStart < 0 { table.expand(target, of: model) }
+        let via = Int32(m) - table.entries[Int(nodes[top].config)].moveStart
+        nodes.append(Node(config: target, next: table.entries[Int(target)].moveStart, event: move.event, via: via, logStart: Int32(logStart)))
     }
 
-    mutating func push(_ i: Int) {
-        let top = nodes.count - 1
-        let parentState = nodes[top].state
-        let successor = buffers[top][i]
-        let accepted = send(successor, height: nodes.count + 1)
-        pushModel(i)
+    mutating func push(_ m: Int) {
+        let parentState = entry(at: nodes.count - 1).state
+        let accepted = send(move: m, height: nodes.count + 1)
+        pushModel(m)
         stacks += 1
         if !accepted {
-            let subject = self.subject, event = successor.event, target = nodes[nodes.count - 1].state
-            report(.divergence, state: parentState, event: event.rawValue) { model in
-                "\(subject) rejected \(model.events[event.index]) from \(model.states[Int(parentState)]), which the spec sends to \(model.states[Int(target)])"
+            let subject = self.subject, event = table.moves[m].event, target = entry(at: nodes.count - 1).state
+            report(.divergence, state: parentState, event: event) { model in
+                "\(subject) rejected \(model.events[Int(event)]) from \(model.states[Int(parentState)]), which the spec sends to \(model.states[Int(target)])"
             }
             dropTop()
             resync()
@@ -221,9 +236,10 @@ struct FrameWalk<Driver: FlowDriver> {
     }
 
     /// Removes the top node from the model and restores the expected tokens below it.
+    @inline(__always)
     mutating func dropTop() {
         let child = nodes.removeLast()
-        while log.count > child.logStart {
+        while log.count > Int(child.logStart) {
             let change = log.removeLast()
             expected[Int(change.key)] = change.previous
         }
@@ -232,117 +248,91 @@ struct FrameWalk<Driver: FlowDriver> {
     /// Undoes the top frame in the runtime and the model, and checks the runtime is exactly back.
     mutating func pop() {
         let child = nodes[nodes.count - 1]
+        let childState = entry(at: nodes.count - 1).state
         dropTop()
-        guard let parent = nodes.last else { return }
+        guard !nodes.isEmpty else { return }
+        let parent = entry(at: nodes.count - 1)
         let accepted = driver.undo()
-        if !accepted || !matches(parent) {
+        if !accepted || !matcher.matches(state: parent.state, values: parent.values, data: parent.data, height: nodes.count) {
             nodes.append(child)
             let found = accepted ? mismatch(parent) : nil
             let subject = self.subject
             let problem = found?.summary(subject: subject) ?? "\(subject) refused the undo"
-            report(.undoMismatch, state: child.state, event: child.event, trigger: .undo, mismatch: found) { model in
-                "after undoing \(model.events[Int(child.event)]) from \(model.states[Int(child.state)]), \(problem)"
+            report(.undoMismatch, state: childState, event: child.event, trigger: .undo, mismatch: found) { model in
+                "after undoing \(model.events[Int(child.event)]) from \(model.states[Int(childState)]), \(problem)"
             }
             nodes.removeLast()
             resync()
         }
     }
 
-    /// The keys the runtime must hold as data in `node`: present keys but config, and counters above 0.
-    func dataBits(_ node: Node) -> UInt64 {
-        if node.data != ~0 { return node.data }
-        var bits = node.keys & ~configBits
-        var rest = counterBits
-        while rest != 0 {
-            let k = rest.trailingZeroBitCount
-            rest &= rest - 1
-            if node.values & sender.layout.mask(k) != 0 { bits |= 1 << UInt64(k) }
-        }
-        return bits
-    }
-
-    /// The value the runtime must hold for `key` in `node`.
-    func expectedValue(_ key: KeyID, in node: Node) -> FlowValue {
+    /// The value the runtime must hold for `key` in the frame of `entry`.
+    func expectedValue(_ key: KeyID, in entry: FrameTable.Entry) -> FlowValue {
         let k = key.index
         let layout = model.layout
-        if layout.isCounter(k) { return .int(layout.field(k, in: node.values)) }
-        if layout.isValued(k) { return .string(layout.domains[k][layout.field(k, in: node.values)]) }
+        if layout.isCounter(k) { return .int(layout.field(k, in: entry.values)) }
+        if layout.isValued(k) { return .string(layout.domains[k][layout.field(k, in: entry.values)]) }
         return .int(expected[k])
     }
 
-    /// Whether the runtime is exactly at `node`'s frame.
-    func matches(_ node: Node) -> Bool {
-        let bits = dataBits(node)
-        if driver.state.rawValue != node.state || (readsInternals && driver.height != nodes.count) || driver.dataCount != bits.nonzeroBitCount {
-            return false
-        }
-        return matchesData(node, bits: bits)
-    }
-
-    func mismatch(_ node: Node) -> FrameMismatch? {
-        FrameComparator(model: model).compare(driver, state: node.state, height: readsInternals ? nodes.count : nil, keys: dataBits(node),
-                                              expected: { expectedValue($0, in: node) }, display: RuntimeExplorer.display)
+    func mismatch(_ entry: FrameTable.Entry) -> FrameMismatch? {
+        FrameComparator(model: model).compare(driver, state: entry.state, height: readsInternals ? nodes.count : nil, keys: entry.data,
+                                              expected: { expectedValue($0, in: entry) }, display: RuntimeExplorer.display)
     }
 
     /// Checks the node just entered: its frame, what the step offers and refuses, resets, the back policy.
     mutating func checkNode() {
         let top = nodes.count - 1
         let node = nodes[top]
-        let state = Int(node.state)
-        let subject = self.subject
-        if !matches(node) {
-            let found = mismatch(node)
+        let entry = table.entries[Int(node.config)]
+        let state = Int(entry.state)
+        // What findings call the implementation is read only on the way to a finding (copying it per node would retain it).
+        if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count) {
+            let subject = self.subject, found = mismatch(entry)
             let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
-            report(.divergence, state: node.state, event: node.event, mismatch: found) { model in
+            report(.divergence, state: entry.state, event: node.event, mismatch: found) { model in
                 node.event < 0 ? "at the start, \(problem)" : "after \(model.events[Int(node.event)]), \(problem)"
             }
             if nodes.count > 1 { dropTop() }
             resync()
             return
         }
-        let successors = buffers[top]
-        let count = successors.count
-        let events = emissionEvents[state]
-        var first = 0   // the first successor of the emission at hand: successors come in emission order
-        for index in events.indices {
-            let event = events[index]
-            var last = first
-            var enabled = false, refusedBranch = false, resets = false
-            while last < count && successors[last].emission == index {
-                switch successors[last].outcome {
-                case .push: enabled = true
-                case .reset: enabled = true; resets = true
-                case .illegal: refusedBranch = true
-                }
-                last += 1
-            }
-            let range = first..<last
-            first = last
-            if readsInternals && driver.canHandle(event) != enabled {
-                report(.divergence, state: node.state, event: event.rawValue) { model in
+        // A reset cannot be undone: the resets of a configuration are driven once, at the shallowest stack that reaches it.
+        var driveResets = false
+        if entry.facts.contains(.resets) && !entry.facts.contains(.resetsDriven) {
+            table.markResetsDriven(node.config)
+            driveResets = resetProbed.insert(entry.configuration).inserted
+        }
+        for c in Int(entry.checkStart)..<Int(entry.checkEnd) {
+            let check = table.checks[c]
+            let event = EventID(check.event)
+            if readsInternals && driver.canHandle(event) != check.enabled {
+                let enabled = check.enabled
+                report(.divergence, state: entry.state, event: event.rawValue) { model in
                     "the runtime says \(model.events[event.index]) is \(enabled ? "not " : "")enabled in \(model.states[state]); the spec says it is \(enabled ? "" : "not ")"
                 }
                 continue
             }
             // An event the step does not offer now (sent with each valued key's first value), and each
             // branch no row takes, must be refused without change.
-            if range.isEmpty || refusedBranch {
+            let offered = check.first < check.end
+            if !offered || check.refused {
                 let height = nodes.count + 1
-                for i in range.isEmpty ? 0..<1 : range where range.isEmpty || successors[i].outcome == .illegal {
-                    let accepted = range.isEmpty ? send(event, values: 0, height: height) : send(successors[i], height: height)
+                for m in offered ? Int(check.first)..<Int(check.end) : 0..<1 where !offered || table.moves[m].target == FrameTable.illegal {
+                    let accepted = offered ? send(move: m, height: height) : send(event, values: 0, height: height)
                     if accepted {
-                        let offered = !range.isEmpty
-                        report(.divergence, state: node.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
+                        let subject = self.subject
+                        report(.divergence, state: entry.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
                             offered ? "\(subject) accepted \(model.events[event.index]) in \(model.states[state]) with values no row takes"
                                 : "\(subject) accepted \(model.events[event.index]) in \(model.states[state]), where the step does not offer it"
                         }
                         resync()
                         return
                     }
-                    if !matches(node) {
-                        let found = mismatch(node)
+                    if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count) {
+                        let subject = self.subject, found = mismatch(entry)
                         let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
-                        report(.undoMismatch, state: node.state, event: event.rawValue, trigger: .event(event.rawValue), mismatch: found) { model in
+                        report(.undoMismatch, state: entry.state, event: event.rawValue, trigger: .event(event.rawValue), mismatch: found) { model in
                             "rejecting \(model.events[event.index]) changed \(subject): \(problem)"
                         }
                         resync()
@@ -350,46 +340,48 @@ struct FrameWalk<Driver: FlowDriver> {
                     }
                 }
             }
-            // A reset must land on the variant's root with nothing to undo: driven once per configuration.
-            guard resets, resetProbed.insert(Configuration(state: node.state, keys: node.keys, values: node.values)).inserted else { continue }
-            for i in range where successors[i].outcome == .reset {
-                guard send(successors[i], height: nodes.count + 1) else {
-                    report(.divergence, state: node.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
+            // A reset must land on the variant's root with nothing to undo.
+            guard driveResets && check.resets else { continue }
+            for m in Int(check.first)..<Int(check.end) where table.moves[m].target == FrameTable.reset {
+                guard send(move: m, height: nodes.count + 1) else {
+                    let subject = self.subject
+                    report(.divergence, state: entry.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
                         "\(subject) rejected \(model.events[event.index]) from \(model.states[state]), which the spec resets to \(model.states[model.initial.index])"
                     }
                     resync()
                     return
                 }
-                let root = model.roots[variant]
-                let rootNode = Node(state: model.initial.rawValue, keys: root.keys, values: root.values, next: 0, event: -1, via: -1, logStart: 0)
-                let atRoot = driver.state == model.initial && (!readsInternals || driver.height == 1) && driver.dataCount == dataBits(rootNode).nonzeroBitCount
-                    && matchesData(rootNode)
+                let root = table.entries[Int(nodes[0].config)]
+                let atRoot = driver.state == model.initial && (!readsInternals || driver.height == 1) && driver.dataCount == root.data.nonzeroBitCount
+                    && matcher.matchesData(values: root.values, bits: root.data)
                 if !atRoot {
-                    let found = FrameComparator(model: model).compare(driver, state: rootNode.state, height: readsInternals ? 1 : nil, keys: dataBits(rootNode),
-                                                                      expected: { expectedValue($0, in: rootNode) }, display: RuntimeExplorer.display)
+                    let found = FrameComparator(model: model).compare(driver, state: root.state, height: readsInternals ? 1 : nil, keys: root.data,
+                                                                      expected: { expectedValue($0, in: root) }, display: RuntimeExplorer.display)
+                    let subject = self.subject
                     let problem = found?.summary(subject: subject) ?? "\(subject) did not start again"
-                    report(.divergence, state: node.state, event: event.rawValue, trigger: .event(event.rawValue), mismatch: found) { model in
+                    report(.divergence, state: entry.state, event: event.rawValue, trigger: .event(event.rawValue), mismatch: found) { model in
                         "after \(model.events[event.index]), which starts the flow again, \(problem)"
                     }
                 }
                 resync()
             }
         }
-        let backAllowed = nodes.count > 1 && model.canGoBack[state] && !model.isTerminal[state]
+        let backAllowed = nodes.count > 1 && entry.facts.contains(.backAllowed)
         if readsInternals && driver.canGoBack != backAllowed {
-            report(.divergence, state: node.state, event: -1) { model in
+            report(.divergence, state: entry.state, event: -1) { model in
                 "the runtime says back is \(backAllowed ? "not " : "")possible in \(model.states[state]); the spec says it is \(backAllowed ? "" : "not")"
             }
         } else if !backAllowed && nodes.count > 1 {
             if driver.back() {
-                report(.divergence, state: node.state, event: -1, trigger: .forbiddenBack) { model in
+                let subject = self.subject
+                report(.divergence, state: entry.state, event: -1, trigger: .forbiddenBack) { model in
                     "\(subject) let the user go back from \(model.states[state]), which the spec forbids"
                 }
                 resync()
-            } else if !matches(node) {
-                let found = mismatch(node)
+            } else if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count) {
+                let subject = self.subject, found = mismatch(entry)
                 let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
-                report(.undoMismatch, state: node.state, event: -1, trigger: .forbiddenBack, mismatch: found) { _ in
+                report(.undoMismatch, state: entry.state, event: -1, trigger: .forbiddenBack, mismatch: found) { _ in
                     "a refused back changed \(subject): \(problem)"
                 }
                 resync()
@@ -397,41 +389,12 @@ struct FrameWalk<Driver: FlowDriver> {
         }
     }
 
-    /// Whether the runtime's data values equal `node`'s (the count is compared by the caller), without building the values.
-    func matchesData(_ node: Node, bits: UInt64? = nil) -> Bool {
-        let layout = sender.layout
-        var rest = bits ?? dataBits(node)
-        while rest != 0 {
-            let k = rest.trailingZeroBitCount
-            rest &= rest - 1
-            let bit: UInt64 = 1 << UInt64(k)
-            switch driver.value(of: KeyID(Int32(k))) {
-            case let .int(number)?:
-                if counterBits & bit != 0 {
-                    if number != layout.field(k, in: node.values) { return false }
-                } else if valuedBits & bit != 0 || number != expected[k] {
-                    return false
-                }
-            case let .string(text)?:
-                guard valuedBits & bit != 0, text == layout.domains[k][layout.field(k, in: node.values)] else { return false }
-            default:
-                return false
-            }
-        }
-        return true
-    }
-
-    /// Sends `event` with `values` for its valued keys (a refused event has no successor to take them from).
-    func send(_ event: EventID, values: UInt64, height: Int) -> Bool {
-        let sender = self.sender
-        return driver.send(event) { sender.value($0, event: event, values: values, height: height) }
-    }
-
     /// Puts the runtime back in step with the model: start the variant again and replay the path.
     mutating func resync() {
         _ = start(variant)
-        for i in nodes.indices.dropFirst() {
-            _ = send(buffers[i - 1][Int(nodes[i].via)], height: i + 1)
+        for i in 1..<max(1, nodes.count) {
+            let parent = table.entries[Int(nodes[i - 1].config)]
+            _ = send(move: Int(parent.moveStart + nodes[i].via), height: i + 1)
         }
     }
 
@@ -443,17 +406,16 @@ struct FrameWalk<Driver: FlowDriver> {
         for node in nodes.dropFirst() { order.append(node.via) }
         if let existing = sites[site], !order.lexicographicallyPrecedes(existing.order) { return }
         func step(_ event: String?, at i: Int) -> PathStep {
-            let node = nodes[i]
             // Counters are always defined: the data shows them with the present keys (config is the variant's).
             let values = shownValues(at: i)
-            return PathStep(event: event, state: model.states[Int(node.state)],
+            return PathStep(event: event, state: model.states[Int(entry(at: i).state)],
                             data: model.keys.indices.filter { values[model.keys[$0]] != nil && configBits & (1 << UInt64($0)) == 0 }.map { model.keys[$0] }.sorted(),
                             values: values)
         }
         var path = nodes.indices.map { i in step(nodes[i].event < 0 ? nil : model.events[Int(nodes[i].event)], at: i) }
         switch trigger {
         case .undo?:
-            let userBack = model.canGoBack[Int(nodes[nodes.count - 1].state)] && !model.isTerminal[Int(nodes[nodes.count - 1].state)]
+            let userBack = entry(at: nodes.count - 1).facts.contains(.backAllowed)
             path.append(step(userBack ? "back" : "undo", at: nodes.count - 2))
         case .forbiddenBack?: path.append(step("back", at: nodes.count - 1))
         case let .event(sent)?: path.append(step(model.events[Int(sent)], at: nodes.count - 1))
@@ -468,7 +430,7 @@ struct FrameWalk<Driver: FlowDriver> {
 
     /// The values the model expects in `node`, as a report shows them: tokens `#N`, domain values, counts, config; secrets redacted.
     func shownValues(at i: Int) -> [String: String] {
-        let node = nodes[i]
+        let node = entry(at: i)
         var result: [String: String] = [:]
         for k in 0..<model.keys.count {
             let key = KeyID(Int32(k))
@@ -487,9 +449,9 @@ struct FrameWalk<Driver: FlowDriver> {
     /// The token of presence key `k` at node `i`: the one the last move at or below it that added `k` sent.
     func token(of k: Int, at i: Int) -> Int? {
         for j in stride(from: i, through: 1, by: -1) {
-            let successor = buffers[j - 1][Int(nodes[j].via)]
-            if model.emissions[Int(nodes[j - 1].state)][successor.emission].addKeys & (1 << UInt64(k)) != 0 {
-                return RuntimeExplorer.token(height: j + 1, event: successor.event, key: KeyID(Int32(k)))
+            let move = table.moves[Int(entry(at: j - 1).moveStart + nodes[j].via)]
+            if move.adds & (1 << UInt64(k)) != 0 {
+                return RuntimeExplorer.token(height: j + 1, event: EventID(move.event), key: KeyID(Int32(k)))
             }
         }
         return nil

@@ -10,7 +10,7 @@ struct Walk<Driver: FlowDriver> {
     let depth: Int
     let deadline: Date?
     let timeout: Double?
-    let memory: WalkMemory
+    let memory: WalkMemory<WalkNode>
     /// Whether the runtime's history height, enabled events and back answer are compared (``DriverTraits``).
     let readsInternals: Bool
     /// What findings call the implementation.

@@ -37,8 +37,8 @@ struct PointerStack<Element>: RandomAccessCollection {
 }
 
 /// The memory of one walk, allocated once: its stack of nodes, its undo log of expected values, the expected values.
-final class WalkMemory {
-    let nodes: UnsafeMutablePointer<WalkNode>
+final class WalkMemory<Node> {
+    let nodes: UnsafeMutablePointer<Node>
     let nodeCapacity: Int
     let log: UnsafeMutablePointer<ExpectedChange>
     let logCapacity: Int

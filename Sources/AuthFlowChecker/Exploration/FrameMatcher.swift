@@ -1,0 +1,125 @@
+import AuthFlow
+
+/// A flow's keys as the walk reads and writes their values, in flat tables built once: where each
+/// key's field lies in the packed values, and each valued key's domain, as text and as values.
+struct FrameValueTable {
+    /// Bits of the counters and of the valued keys.
+    let counterBits: UInt64
+    let valuedBits: UInt64
+    /// Per key: where its field starts in the packed values and the mask of its width (0 for presence keys).
+    let shift: [UInt64]
+    let width: [UInt64]
+    /// The domain texts of every valued key, one after another: key `k`'s value `i` is `texts[textStart[k] + i]`,
+    /// below `textStart[k + 1]`.
+    let texts: [String]
+    let textStart: [Int]
+    /// The same texts as values (sent as they are, and compared where the built-in runtime stores them).
+    let textValues: [FlowValue]
+
+    init(layout: DataLayout, keyCount: Int) {
+        let keys = 0..<keyCount
+        counterBits = keys.reduce(0) { layout.isCounter($1) ? $0 | 1 << UInt64($1) : $0 }
+        valuedBits = keys.reduce(0) { layout.isValued($1) ? $0 | 1 << UInt64($1) : $0 }
+        shift = keys.map { UInt64(layout.shift[$0]) }
+        width = keys.map { layout.width[$0] == 0 ? 0 : (1 << UInt64(layout.width[$0])) - 1 }
+        var texts: [String] = [], textStart: [Int] = []
+        for k in keys {
+            textStart.append(texts.count)
+            texts += layout.domains[k]
+        }
+        textStart.append(texts.count)
+        self.texts = texts
+        self.textStart = textStart
+        self.textValues = texts.map(FlowValue.string)
+    }
+
+    /// Key `k`'s field in the packed `values`: a valued key's value index, a counter's count.
+    @inline(__always) func field(_ k: Int, in values: UInt64) -> Int {
+        Int((values >> shift[k]) & width[k])
+    }
+
+    /// Where valued key `k`'s value in the packed `values` is in ``texts`` and ``textValues`` (`nil` outside its domain).
+    @inline(__always) func position(_ k: Int, in values: UInt64) -> Int? {
+        let position = textStart[k] + field(k, in: values)
+        return position < textStart[k + 1] ? position : nil
+    }
+}
+
+/// Whether the runtime is exactly at a frame of the model: state, history height (when read), and
+/// the value of every data key, read through the driver's own API.
+///
+/// A presence key must hold the token the walk sent for it (``FrameWalk``'s expected tokens), a
+/// valued key the text of its value in the key's domain, a counter above 0 its count; no other key
+/// may hold a value. The key layout is read from flat tables built once, and the matcher is a
+/// reference, so the walk calls it at every node without copying anything.
+final class FrameMatcher<Driver: FlowDriver> {
+    let driver: Driver
+    /// Whether the driver's history height is compared.
+    let readsInternals: Bool
+    /// The token each presence key must hold (-1: none), owned by the walk.
+    let expected: UnsafeMutablePointer<Int>
+    /// The keys' fields and domains.
+    let table: FrameValueTable
+    /// The built-in runtime's session when the driver is one: its data is compared where it is stored.
+    let session: FlowSession<StateID, EventID, KeyID, FlowValue>?
+
+    init(table: FrameValueTable, driver: Driver, readsInternals: Bool, expected: UnsafeMutablePointer<Int>) {
+        self.driver = driver
+        self.readsInternals = readsInternals
+        self.expected = expected
+        self.table = table
+        self.session = (driver as? SessionDriver)?.session
+    }
+
+    /// Whether the runtime is at `state`, with `height` frames of history (when read), holding exactly the data keys `data` with the frame's `values`.
+    @inline(__always)
+    func matches(state: Int32, values: UInt64, data: UInt64, height: Int) -> Bool {
+        if driver.state.rawValue != state || (readsInternals && driver.height != height) || driver.dataCount != data.nonzeroBitCount {
+            return false
+        }
+        return matchesData(values: values, bits: data)
+    }
+
+    /// Whether the runtime's values of the data keys `bits` equal the frame's `values` (the count is compared by the caller), without building the values.
+    func matchesData(values: UInt64, bits: UInt64) -> Bool {
+        if let session { return sessionMatchesData(session, values: values, bits: bits) }
+        var rest = bits
+        while rest != 0 {
+            let k = rest.trailingZeroBitCount
+            rest &= rest &- 1
+            let bit: UInt64 = 1 << UInt64(k)
+            switch driver.value(of: KeyID(Int32(k))) {
+            case let .int(number)?:
+                if table.counterBits & bit != 0 {
+                    if number != table.field(k, in: values) { return false }
+                } else if table.valuedBits & bit != 0 || number != expected[k] {
+                    return false
+                }
+            case let .string(text)?:
+                guard table.valuedBits & bit != 0, let position = table.position(k, in: values), text == table.texts[position] else { return false }
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    /// ``matchesData(values:bits:)`` for the built-in runtime: the same comparisons, each value compared where the session stores it.
+    @inline(__always)
+    func sessionMatchesData(_ session: FlowSession<StateID, EventID, KeyID, FlowValue>, values: UInt64, bits: UInt64) -> Bool {
+        var rest = bits
+        while rest != 0 {
+            let k = rest.trailingZeroBitCount
+            rest &= rest &- 1
+            let bit: UInt64 = 1 << UInt64(k)
+            let key = KeyID(Int32(k))
+            if table.valuedBits & bit != 0 {
+                guard let position = table.position(k, in: values), session.dataHolds(table.textValues[position], for: key) else { return false }
+            } else {
+                let number = table.counterBits & bit != 0 ? table.field(k, in: values) : expected[k]
+                guard session.dataHolds(.int(number), for: key) else { return false }
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,217 @@
+import AuthFlow
+
+/// The moves of every configuration a ``FrameWalk`` meets, computed once by the one semantics and
+/// kept in flat arrays, so the walk pays the model's side of a node what the `/1` walk's
+/// ``MoveTable`` costs.
+///
+/// A flow whose moves depend on its data has few configurations `(state, keys, values)` and very
+/// many stacks over them. The first time the walk meets a configuration it gets a dense id; the
+/// first time a node stands on it, ``expand(_:of:)`` asks ``FlowModel/successors(state:keys:values:into:)``
+/// for its moves and stores each with the id of the configuration it pushes, whether an earlier
+/// sibling pushes the same one, and the checks the walk makes there (per emission: enabled or not,
+/// branches no row takes, resets). A child then needs no look-up at all: its node carries the id.
+///
+/// Nothing of the runtime is kept: the walk still drives and compares the runtime at every node.
+///
+/// The table holds at most ``capacity`` configurations and ``moveCapacity`` moves: when the next
+/// expansion might not fit, the walk empties it (``removeAll()``) and interns its stack again, so
+/// memory stays proportional to the depth whatever the number of configurations.
+///
+/// - Complexity: ``expand(_:of:)`` is O(m · b) for m emissions and b branches each; reading a move is O(1).
+struct FrameTable {
+    /// What the walk knows of a configuration without asking the model again.
+    ///
+    /// One bit set per configuration, computed in ``expand(_:of:)``. Per-configuration facts that a
+    /// check reads at every node (say, one bit per user property the frame violates) belong here:
+    /// add the bit, set it in ``FrameTable/facts(of:resets:)``, read it in ``FrameWalk/checkNode()``.
+    struct Facts: OptionSet {
+        var rawValue: UInt64
+        /// The spec lets the user go back from this state (above the root): it is not terminal and its step allows back.
+        static let backAllowed = Facts(rawValue: 1 << 0)
+        /// Some move of the configuration starts the flow again.
+        static let resets = Facts(rawValue: 1 << 1)
+        /// The walk has driven its resets (or found that an earlier table did): see ``FrameWalk/resetProbed``.
+        static let resetsDriven = Facts(rawValue: 1 << 2)
+    }
+
+    /// One configuration.
+    struct Entry {
+        var state: Int32
+        /// Its moves are `moves[moveStart ..< moveEnd]` and its checks `checks[checkStart ..< checkEnd]`; `moveStart` is -1 until expanded.
+        var moveStart: Int32 = -1
+        var moveEnd: Int32 = -1
+        var checkStart: Int32 = 0
+        var checkEnd: Int32 = 0
+        var keys: UInt64
+        var values: UInt64
+        /// The keys the runtime must hold as data: present keys but config, and counters above 0.
+        var data: UInt64
+        var facts: Facts = []
+
+        var configuration: Configuration { Configuration(state: state, keys: keys, values: values) }
+    }
+
+    /// One move of a configuration, in the semantics' order (its index from the entry's `moveStart` is its ordinal).
+    struct Move {
+        /// The event sent.
+        var event: Int32
+        /// The configuration it pushes (an id), or ``FrameTable/illegal`` or ``FrameTable/reset``.
+        var target: Int32
+        /// Whether it pushes a frame no earlier sibling pushes: the walk takes exactly these (siblings that push the same frame are one stack).
+        var walked: Bool
+        /// The presence keys its emission adds (each is sent a fresh token).
+        var adds: UInt64
+        /// The data's values after the emission's effects: the branch's value of each valued key sent.
+        var values: UInt64
+    }
+
+    /// What the walk checks for one emission of a configuration's step.
+    struct Check {
+        var event: Int32
+        /// The emission's moves are `moves[first ..< end]` (none when the step does not offer it now).
+        var first: Int32
+        var end: Int32
+        /// Some branch pushes a frame or resets: the runtime must say it can handle the event.
+        var enabled: Bool
+        /// Some branch has no row that holds: the runtime must refuse it without change.
+        var refused: Bool
+        /// Some branch resets.
+        var resets: Bool
+    }
+
+    static let illegal: Int32 = -1
+    static let reset: Int32 = -2
+
+    private(set) var entries: [Entry] = []
+    private(set) var moves: [Move] = []
+    private(set) var checks: [Check] = []
+    private var index: [Configuration: Int32] = [:]
+    /// The buffer the semantics fills, reused.
+    private var successors: [FlowModel.Successor] = []
+    /// Per state: the event of each emission, in declaration order.
+    private let emissionEvents: [[EventID]]
+    /// Bits of config keys (not data); per counter, its bit and the mask of its field (data when above 0).
+    private let configBits: UInt64
+    private let counterMasks: [(bit: UInt64, mask: UInt64)]
+    /// Per state: whether the spec lets the user go back from it (not terminal, its step allows back).
+    private let backAllowed: [Bool]
+    /// The most moves one configuration has.
+    let maximumMoves: Int
+    /// The most configurations and moves held before the walk empties the table.
+    let capacity: Int
+    let moveCapacity: Int
+    /// How many times the table was emptied.
+    private(set) var emptied = 0
+
+    /// The configurations a table holds by default before it is emptied (with four moves each, a few
+    /// megabytes at most; a real sign-in flow has tens to hundreds of configurations).
+    static let defaultCapacity = 1 << 14
+
+    /// A table for `model` walked to `depth`, holding at most about `capacity` configurations (by
+    /// default ``defaultCapacity``, raised to what one stack of that depth needs, so that emptying
+    /// the table always makes room). A smaller explicit capacity is taken as it is: the walk then
+    /// empties the table at almost every step, which is slow but changes nothing it finds.
+    init(model: FlowModel, depth: Int, capacity: Int? = nil) {
+        let layout = model.layout
+        emissionEvents = model.emissions.map { $0.map(\.event) }
+        configBits = (0..<model.keys.count).reduce(0) { layout.isConfig[$1] ? $0 | 1 << UInt64($1) : $0 }
+        counterMasks = (0..<model.keys.count).filter { layout.isCounter($0) }.map { (1 << UInt64($0), layout.mask($0)) }
+        backAllowed = (0..<model.stateCount).map { model.canGoBack[$0] && !model.isTerminal[$0] }
+        maximumMoves = model.emissions.map { $0.reduce(0) { $0 + $1.branchCount(layout) } }.max() ?? 0
+        // A stack of `depth` nodes, expanded, and one more expansion must fit after emptying.
+        let floor = 2 * (depth + 3) * (maximumMoves + 1)
+        let configurations = capacity ?? max(Self.defaultCapacity, floor)
+        self.capacity = configurations
+        self.moveCapacity = capacity ?? max(4 * configurations, floor)
+    }
+
+    /// Whether the next expansion might not fit: then the walk empties the table first.
+    @inline(__always) var isFull: Bool {
+        entries.count + maximumMoves >= capacity || moves.count + maximumMoves >= moveCapacity
+    }
+
+    /// Forgets every configuration (ids are given again from 0).
+    mutating func removeAll() {
+        emptied += 1
+        entries.removeAll(keepingCapacity: true)
+        moves.removeAll(keepingCapacity: true)
+        checks.removeAll(keepingCapacity: true)
+        index.removeAll(keepingCapacity: true)
+    }
+
+    /// The id of `configuration`, given now if it has none.
+    mutating func intern(_ configuration: Configuration) -> Int32 {
+        if let id = index[configuration] { return id }
+        let id = Int32(entries.count)
+        index[configuration] = id
+        entries.append(Entry(state: configuration.state, keys: configuration.keys, values: configuration.values,
+                             data: dataBits(keys: configuration.keys, values: configuration.values)))
+        return id
+    }
+
+    /// The keys the runtime must hold as data in the frame `(keys, values)`: present keys but config, and counters above 0.
+    func dataBits(keys: UInt64, values: UInt64) -> UInt64 {
+        var bits = keys & ~configBits
+        for counter in counterMasks where values & counter.mask != 0 { bits |= counter.bit }
+        return bits
+    }
+
+    /// What the walk knows of configuration `entry` with its checks computed (the mutable bits left as they are).
+    func facts(of entry: Entry, resets: Bool) -> Facts {
+        var facts = entry.facts
+        if backAllowed[Int(entry.state)] { facts.insert(.backAllowed) }
+        if resets { facts.insert(.resets) }
+        return facts
+    }
+
+    /// Computes the moves and checks of configuration `id` of `model` (the table's), once (a no-op when it has them).
+    mutating func expand(_ id: Int32, of model: FlowModel) {
+        let c = Int(id)
+        guard entries[c].moveStart < 0 else { return }
+        let state = Int(entries[c].state)
+        model.successors(state: state, keys: entries[c].keys, values: entries[c].values, into: &successors)
+        let moveStart = moves.count
+        let checkStart = checks.count
+        let events = emissionEvents[state]
+        var first = 0   // successors come in emission order
+        var anyReset = false
+        for emission in events.indices {
+            var last = first
+            var check = Check(event: events[emission].rawValue, first: Int32(moveStart + first), end: 0, enabled: false, refused: false, resets: false)
+            while last < successors.count && successors[last].emission == emission {
+                let successor = successors[last]
+                let adds = model.emissions[state][emission].addKeys
+                var move = Move(event: successor.event.rawValue, target: Self.illegal, walked: false, adds: adds, values: successor.effectValues)
+                switch successor.outcome {
+                case let .push(target, keys, values):
+                    check.enabled = true
+                    move.target = intern(Configuration(state: target.rawValue, keys: keys, values: values))
+                    let earlier = moves[moveStart...].contains { $0.target == move.target }
+                    move.walked = !earlier
+                case .reset:
+                    check.enabled = true
+                    check.resets = true
+                    move.target = Self.reset
+                case .illegal:
+                    check.refused = true
+                }
+                moves.append(move)
+                last += 1
+            }
+            check.end = Int32(moveStart + last)
+            anyReset = anyReset || check.resets
+            checks.append(check)
+            first = last
+        }
+        entries[c].moveStart = Int32(moveStart)
+        entries[c].moveEnd = Int32(moves.count)
+        entries[c].checkStart = Int32(checkStart)
+        entries[c].checkEnd = Int32(checks.count)
+        entries[c].facts = facts(of: entries[c], resets: anyReset)
+    }
+
+    /// Records that configuration `id`'s resets were driven.
+    mutating func markResetsDriven(_ id: Int32) {
+        entries[Int(id)].facts.insert(.resetsDriven)
+    }
+}
