@@ -425,7 +425,7 @@ struct FrameWalk<Driver: FlowDriver> {
         if model.roots.count > 1 { text += " (variant \(model.variantNames[variant]))" }
         sites[site] = FoundViolation(order: order, violation: Violation(
             property: property, state: model.states[Int(state)], event: event < 0 ? nil : model.events[Int(event)],
-            message: text, path: path, mismatch: mismatch))
+            message: text, path: path, mismatch: mismatch, variant: model.format >= 2 ? model.variants[variant] : nil))
     }
 
     /// The values the model expects in `node`, as a report shows them: tokens `#N`, domain values, counts, config; secrets redacted.
