@@ -163,12 +163,26 @@ extension FlowDefinition {
     }
 
     /// A global row: every non-terminal state but `except` emits `event` and goes to `to`, unless it handles `event` itself.
+    ///
+    /// The emission each state gets has the entry's effects, as a step's emission has them; the row clears `clears`.
+    ///
+    /// ```swift
+    /// flow.anywhere(on: .sessionExpired, to: .expired, by: .system, except: [.start, .expired], increment: [.expiries])
+    /// ```
+    /// - Parameters:
+    ///   - adds: keys that become present; a valued key takes each of its values, one branch per value.
+    ///   - set: valued keys that take the given value.
+    ///   - increment: counters that count one more (staying at their max).
+    ///   - clears: keys the row clears when it fires, after the effects.
     public mutating func anywhere(on event: Event, to: State, when: FlowGuard<Key>? = nil, by: FlowSpec.Sender = .user,
-                                  except: [State] = [], clears: [Key] = []) {
+                                  except: [State] = [], adds: [Key] = [], set: KeyValuePairs<Key, any FlowName> = [:],
+                                  increment: [Key] = [], clears: [Key] = []) {
         anywhereEvents.append(event)
-        extraKeys += clears + (when.map(Self.keys) ?? [])
+        extraKeys += adds + set.map(\.key) + increment + clears + (when.map(Self.keys) ?? [])
         anywhereRows.append(FlowSpec.AnywhereRow(on: event.flowName, to: to.flowName, by: by, when: when?.spec,
-                                                 except: except.map(\.flowName), clears: clears.map(\.flowName)))
+                                                 except: except.map(\.flowName), adds: adds.map(\.flowName),
+                                                 set: set.map { FlowSpec.KeyValue($0.key.flowName, $0.value.flowName) },
+                                                 increment: increment.map(\.flowName), clears: clears.map(\.flowName)))
     }
 
     /// Whether the definition uses anything of `authflow/2`.

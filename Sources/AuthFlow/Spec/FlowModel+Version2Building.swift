@@ -257,7 +257,7 @@ extension _FlowModelBuilder {
     mutating func compileSemantics() {
         // Past the key limit the spec is invalid already (reported once): there is no layout to build.
         guard !keyOverflow, keys.count <= KeySet.capacity else { return }
-        // Keys first named in `anyOf` or `optional` get their ids before the layout is fixed.
+        // Keys first named in `anyOf`, `optional` or an `anywhere` entry's `adds` get their ids before the layout is fixed.
         for step in spec.steps {
             let stepPath = JSONPath.root.member("steps").member(step.state)
             let positions = step.requirementIndices.anyOf
@@ -267,6 +267,10 @@ extension _FlowModelBuilder {
                 }
             }
             for (i, name) in step.optional.enumerated() { _ = key(name, at: stepPath.member("optional").index(i).text) }
+        }
+        // An `anywhere` entry adds keys as a step's emission does: a key it first names is a presence key of the flow.
+        for (i, entry) in spec.anywhere.enumerated() {
+            for (j, name) in entry.adds.enumerated() { _ = key(name, at: JSONPath.root.member("anywhere").index(i).member("adds").index(j).text) }
         }
         guard !keyOverflow else { return }
         let keyCount = keys.count

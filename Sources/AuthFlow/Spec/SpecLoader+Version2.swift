@@ -177,7 +177,10 @@ extension _SpecReader {
             return op == "has" ? .has(key) : .missing(key)
         case "equals":
             let pairs = keyValues(operand, at: operandPath, what: "equals")
-            if pairs.isEmpty { fail(operandPath, operand, "equals must name at least one key") }
+            // Only an object naming no key is empty: a pair refused for its value was reported already.
+            if case let .object(all) = operand.value, all.allSatisfy({ $0.key.hasPrefix("x-") }) {
+                fail(operandPath, operand, "equals must name at least one key")
+            }
             return .equals(pairs)
         case "in":
             guard case let .object(all) = operand.value, case let members = all.filter({ !$0.key.hasPrefix("x-") }), !members.isEmpty else {

@@ -446,7 +446,8 @@ struct FrameWalk<Driver: FlowDriver> {
         var text = message(model)
         if model.roots.count > 1 { text += " (variant \(model.variantNames[variant]))" }
         sites[site] = FoundViolation(order: order, violation: Violation(
-            property: site.property, state: state, event: site.event, message: text, path: path, mismatch: mismatch))
+            property: site.property, state: state, event: site.event, message: text, path: path, mismatch: mismatch,
+            variant: model.format >= 2 ? model.variants[variant] : nil))
     }
 
     /// The values the model expects in `node`, as a report shows them: tokens `#N`, domain values, counts, config; secrets redacted.

@@ -266,10 +266,11 @@ package struct ConfigurationGraph: Sendable {
         return chain.reversed().map { at in
             let configuration = configurations[Int(at)]
             let event = via[Int(at)]
-            // A flow with values shows them after each step (secrets redacted); a /1 path shows the keys alone.
+            // An authflow/2 path shows the values after each step (secrets redacted; none for a presence key), even
+            // when the flow has only presence keys, so every /2 report has them; a /1 path shows the keys alone.
             var values: [String: String]?
             var data = model.names(of: KeySet(bits: configuration.keys))
-            if !model.layout.presenceOnly {
+            if model.format >= 2 || !model.layout.presenceOnly {
                 values = [:]
                 var configBits: UInt64 = 0
                 for (k, isConfig) in model.layout.isConfig.enumerated() where isConfig { configBits |= 1 << UInt64(k) }

@@ -11,7 +11,8 @@ struct FrameMoves {
     let graph: ConfigurationGraph
     /// Per configuration: whether some move (a push or a reset) leaves it.
     let canMove: [Bool]
-    /// Per configuration: whether some terminal configuration is reachable from it.
+    /// Per configuration: whether some terminal configuration is reachable from it, or may be: a search
+    /// stopped by a limit has not seen where every move leads, so `no-exit` is claimed only where it has.
     let canExit: [Bool]
     /// The first configuration (breadth-first) where each `(state, event)` has a branch no row takes,
     /// keyed `state << 32 | event`, with the data after that branch's effects.
@@ -29,6 +30,8 @@ struct FrameMoves {
         var illegal: [Int64: (position: Int32, keys: UInt64, values: UInt64)] = [:]
         var canMove = [Bool](repeating: false, count: count)
         var reverse = [[Int32]](repeating: [], count: count)
+        // Configurations with a move to a frame the search did not store (it stopped): where they lead is unknown.
+        var open: [Int32] = []
         var facts = ModelChecker.FrameFacts()
         facts.userMoves = Array(repeating: false, count: model.stateCount)
         facts.systemMoves = Array(repeating: false, count: model.stateCount)
@@ -50,6 +53,8 @@ struct FrameMoves {
                     canMove[i] = true
                     if let child = graph.index[Configuration(state: target.rawValue, keys: keys, values: values)] {
                         reverse[Int(child)].append(Int32(i))
+                    } else {
+                        open.append(Int32(i))
                     }
                 case .reset:
                     canMove[i] = true
@@ -57,12 +62,16 @@ struct FrameMoves {
                 }
             }
         }
-        // Backward from every terminal configuration.
+        // Backward from every terminal configuration, and from every one whose moves leave what the search stored.
         var canExit = [Bool](repeating: false, count: count)
         var work: [Int32] = []
         for i in 0..<count where model.isTerminal[Int(graph.configurations[i].state)] {
             canExit[i] = true
             work.append(Int32(i))
+        }
+        for i in open where !canExit[Int(i)] {
+            canExit[Int(i)] = true
+            work.append(i)
         }
         while let next = work.popLast() {
             for predecessor in reverse[Int(next)] where !canExit[Int(predecessor)] {

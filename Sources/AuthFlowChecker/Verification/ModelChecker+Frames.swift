@@ -60,8 +60,10 @@ extension ModelChecker {
     /// The lint of a flow checked frame by frame: what `/1` reports, plus `waits-on-system`, shadowed rows and overridden `anywhere` rows.
     ///
     /// Keys count as used when a step requires them (`requires`, `anyOf`), reads them (`optional`),
-    /// a guard tests them or one of the spec's own properties does; a row no reachable frame fires is dead, or shadowed when its event was
-    /// offered and an earlier row for the same `from` and `on` always took it.
+    /// a guard tests them or one of the spec's own properties does. A row no reachable frame fires is
+    /// shadowed when its guard held on some frame its event reached (an earlier row for the same `from`
+    /// and `on` took it there), and dead otherwise: a row whose own guard never holds would not fire
+    /// even without the rows above it.
     static func frameLint(_ graph: ConfigurationGraph, facts: FrameFacts) -> Lint {
         let model = graph.model
         var lint = Lint()
@@ -96,7 +98,8 @@ extension ModelChecker {
                 for (i, row) in emission.rows.enumerated() where !facts.firedRows.contains(row.row) {
                     let name = "\(model.states[state]).\(model.events[emission.event.index])"
                     let offered = facts.offered.contains(Int64(state) << 32 | Int64(emission.event.rawValue))
-                    if offered && emission.rows[..<i].contains(where: { facts.firedRows.contains($0.row) }) {
+                    if offered && emission.rows[..<i].contains(where: { facts.firedRows.contains($0.row) })
+                        && guardHolds(row, of: emission, at: state, in: graph) {
                         lint.shadowedRows.append("\(name)→\(model.states[row.to.index])")
                     } else {
                         // Several rows share `from` and `on` in `/2`: the target says which is dead.
@@ -111,5 +114,21 @@ extension ModelChecker {
             lint.deadTransitions.append("\(model.states[row.from.index]).\(model.events[row.event.index])")
         }
         return lint
+    }
+
+    /// Whether `row`'s guard holds on the data after `emission`'s effects, for some branch, in some reachable
+    /// configuration of `state` that offers the emission: whether the row would fire there but for the rows above it.
+    /// - Complexity: O(C · b) for C configurations and b branches; run only for rows that never fire.
+    static func guardHolds(_ row: FlowModel.GuardedRow, of emission: FlowModel.Emission, at state: Int, in graph: ConfigurationGraph) -> Bool {
+        guard let when = row.when else { return true }
+        let model = graph.model
+        for configuration in graph.configurations where Int(configuration.state) == state
+            && model.offers(emission, state: state, keys: configuration.keys, values: configuration.values) {
+            for branch in 0..<emission.branchCount(model.layout) {
+                let (keys, values) = model.applying(emission, branch: branch, keys: configuration.keys, values: configuration.values)
+                if when.holds(state: Int32(state), keys: keys, values: values, layout: model.layout) { return true }
+            }
+        }
+        return false
     }
 }
