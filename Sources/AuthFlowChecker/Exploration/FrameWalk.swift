@@ -431,8 +431,7 @@ struct FrameWalk<Driver: FlowDriver> {
             // Counters are always defined: the data shows them with the present keys (config is the variant's).
             let values = shownValues(at: i)
             return PathStep(event: event, state: model.states[Int(entry(at: i).state)],
-                            data: model.keys.indices.filter { values[model.keys[$0]] != nil && configBits & (1 << UInt64($0)) == 0 }.map { model.keys[$0] }.sorted(),
-                            values: values)
+                            data: model.keys.filter { values[$0] != nil }, values: values)
         }
         var path = nodes.indices.map { i in step(nodes[i].event < 0 ? nil : model.events[Int(nodes[i].event)], at: i) }
         switch trigger {
@@ -443,18 +442,19 @@ struct FrameWalk<Driver: FlowDriver> {
         case let .event(sent)?: path.append(step(model.events[Int(sent)], at: nodes.count - 1))
         case nil: break
         }
-        var text = message(model)
-        if model.roots.count > 1 { text += " (variant \(model.variantNames[variant]))" }
+        // The variant is the violation's own field, not part of its message: the checker's words for the same frame.
         sites[site] = FoundViolation(order: order, violation: Violation(
-            property: site.property, state: state, event: site.event, message: text, path: path, mismatch: mismatch,
+            property: site.property, state: state, event: site.event, message: message(model), path: path, mismatch: mismatch,
             variant: model.format >= 2 ? model.variants[variant] : nil))
     }
 
-    /// The values the model expects in `node`, as a report shows them: tokens `#N`, domain values, counts, config; secrets redacted.
+    /// The values the model expects in `node`, as a report shows them: tokens `#N`, domain values, counts; secrets redacted.
+    ///
+    /// Config keys are left out, as the complete checker's paths leave them out: the violation names its variant.
     func shownValues(at i: Int) -> [String: String] {
         let node = entry(at: i)
         var result: [String: String] = [:]
-        for k in 0..<model.keys.count {
+        for k in 0..<model.keys.count where configBits & (1 << UInt64(k)) == 0 {
             let key = KeyID(Int32(k))
             guard let shown = model.layout.shown(k, keys: node.keys, values: node.values) else { continue }
             if model.secrets.contains(key) {

@@ -171,8 +171,10 @@ extension Walk {
         case let .event(rejected)?: path.append(step(model.events[Int(rejected)], at: nodes.count - 1))
         case nil: break
         }
+        // An `authflow/2` flow whose moves the state alone decides has one variant, which its violations name, as the checker's do.
         sites[site] = FoundViolation(order: order, violation: Violation(
-            property: site.property, state: state, event: site.event, message: message(model), path: path, mismatch: mismatch))
+            property: site.property, state: state, event: site.event, message: message(model), path: path, mismatch: mismatch,
+            variant: model.format >= 2 ? model.variants.first : nil))
     }
 
     /// The values the model expects after step `i` of the current path, secrets redacted.

@@ -219,8 +219,6 @@ public struct FlowFuzzer {
         var failure = FuzzFailure(seed: seed, run: run, site: shrunk.outcome.site, original: outcome.actions,
                                   shrunk: shrunk.outcome.actions, violation: shrunk.outcome.violation, shrinkReplays: shrunk.replays)
         failure.variant = outcome.variant
-        // A report names the variant of each `authflow/2` violation, as the complete checker's do.
-        if model.format >= 2 { failure.violation.variant = model.variants[outcome.variant] }
         failure.shortestKnown = shortestKnown(failure.site, within: failure.shrunk.count, graph: graph)
         return failure
     }

@@ -91,24 +91,27 @@ extension Lockstep {
                                               expected: expectedValue, display: { "\($0)" })
     }
 
-    /// The top frame as a path step: present keys and counters as data, every value (config included), secrets redacted.
+    /// The top frame as a path step: present keys and counters as data, with their values (secrets redacted).
+    ///
+    /// Config keys are left out of both, as the complete checker's paths leave them out: they never change
+    /// along a path, and the violation names its variant.
     func framePathStep(event: String?) -> PathStep {
         var values: [String: String] = [:]
         var data: [String] = []
-        for k in model.keys.indices {
+        for k in model.keys.indices where configBits & (1 << UInt64(k)) == 0 {
             guard let shown = model.layout.shown(k, keys: top.keys, values: top.packed) else { continue }
             let name = model.keys[k]
-            if configBits & (1 << UInt64(k)) == 0 { data.append(name) }
+            data.append(name)
             values[name] = model.secrets.contains(KeyID(Int32(k))) ? FlowReport.redacted
                 : shown == "present" ? (expected[k] ?? "?") : shown
         }
-        return PathStep(event: event, state: model.states[Int(top.state)], data: data.sorted(), values: values)
+        return PathStep(event: event, state: model.states[Int(top.state)], data: data, values: values)
     }
 
     /// The spec sites of the top frame, as the complete checker decides them for its configuration.
     mutating func checkFrame() -> FuzzOutcome? {
         let state = Int(top.state)
-        if let unmet = rules.unmetRequirement(state: state, keys: top.keys),
+        if let unmet = rules.unmetRequirement(state: state, keys: top.keys, values: top.packed),
            let found = violation(unmet.property, state: top.state, event: nil, unmet.message) {
             return found
         }

@@ -184,13 +184,17 @@ struct Lockstep {
                                               expected: { .string(expected[$0.index] ?? "") }, display: { "\($0)" })
     }
 
+    /// The variant an `authflow/2` violation names, as the complete checker's do: its own field, never part of the
+    /// message, so the same finding reads the same from every reporter.
+    var variantValues: [FlowSpec.KeyValue]? { model.format >= 2 ? model.variants[variant] : nil }
+
     func includes(_ property: Property) -> Bool { properties?.contains(property) ?? true }
 
     /// Checks the spec properties at the current frame; returns the first violation of an unseen site.
     mutating func check(after event: String?) -> FuzzOutcome? {
         if !model.isStatic { return checkFrame() }
         let state = Int(top.state)
-        if let unmet = rules.unmetRequirement(state: state, keys: top.keys),
+        if let unmet = rules.unmetRequirement(state: state, keys: top.keys, values: top.packed),
            let found = violation(unmet.property, state: top.state, event: nil, unmet.message) {
             return found
         }
@@ -228,9 +232,8 @@ struct Lockstep {
         let property = userRules.properties[r]
         let site = Site(property: property, state: nil)
         guard includes(property), seen.insert(site).inserted else { return nil }
-        var text = message
-        if model.roots.count > 1 { text += " (variant \(model.variantNames[variant]))" }
-        let violation = Violation(property: property, state: state, message: text, path: steps, mismatch: mismatch)
+        let violation = Violation(property: property, state: state, message: message, path: steps, mismatch: mismatch,
+                                  variant: variantValues)
         return FuzzOutcome(violation: violation, site: site, actions: actions, variant: variant)
     }
 
@@ -245,10 +248,8 @@ struct Lockstep {
         }
         let site = Site(property: property, state: model.states[Int(state)], event: event)
         guard seen.insert(site).inserted else { return nil }
-        var text = message
-        if model.roots.count > 1 { text += " (variant \(model.variantNames[variant]))" }
-        let violation = Violation(property: property, state: site.state, event: event, message: text, path: steps,
-                                  mismatch: mismatch)
+        let violation = Violation(property: property, state: site.state, event: event, message: message, path: steps,
+                                  mismatch: mismatch, variant: variantValues)
         return FuzzOutcome(violation: violation, site: site, actions: actions, variant: variant)
     }
 }

@@ -4,7 +4,7 @@ public struct PathStep: Hashable, Sendable {
     public var event: String?
     /// The state after the step.
     public var state: String
-    /// The data keys after the step, sorted.
+    /// The data keys after the step, in declaration order (every reporter lists them alike).
     public var data: [String]
     /// The data values after the step, for paths found by running the runtime; secrets are `<redacted>`.
     public var values: [String: String]?

@@ -29,9 +29,8 @@ package enum ModelChecker {
             // A static flow's moves depend on the state alone: its sites are the state's, at its first configuration.
             var sites = model.isStatic ? rules.stateSites(state) : []
             let unmet = graph.firstUnmet[state]
-            // A flow with values shows them, as its other messages do.
             if unmet >= 0, let violation = rules.unmetRequirement(state: state, keys: graph.configurations[Int(unmet)].keys,
-                                                                  data: model.layout.presenceOnly ? nil : graph.dataText(Int(unmet))) {
+                                                                  values: graph.configurations[Int(unmet)].values) {
                 sites.append(violation)
             }
             for site in sites {

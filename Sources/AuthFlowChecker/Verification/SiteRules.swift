@@ -42,10 +42,11 @@ struct SiteRules {
         self.sitesOfState = (0..<model.stateCount).map(computeStateSites)
     }
 
-    /// The `unmet-requirement` violation of the frame `(state, keys)`, if it breaks its state's input contract.
-    /// - Parameter data: how the message shows the frame's data, when the caller knows more than the keys
-    ///   (an `authflow/2` frame's values); by default the keys present.
-    func unmetRequirement(state: Int, keys: UInt64, data: @autoclosure () -> String? = nil) -> Violation? {
+    /// The `unmet-requirement` violation of the frame `(state, keys, values)`, if it breaks its state's input contract.
+    ///
+    /// The message shows the frame's data as every report does (``FlowModel/dataText(keys:values:)``: config and
+    /// valued keys with their values), so the complete search and the random-path tester word the same frame alike.
+    func unmetRequirement(state: Int, keys: UInt64, values: UInt64) -> Violation? {
         let missing = model.requires[state].bits & ~keys
         // Checked without building anything first: this runs on every frame a search or a walk enters.
         guard missing != 0 || model.anyOf[state].contains(where: { $0.bits & keys == 0 }) else { return nil }
@@ -53,8 +54,8 @@ struct SiteRules {
         let name = model.states[state]
         let wanted = model.names(of: KeySet(bits: missing))
             + unmetAnyOf.map { "one of {\(model.names(of: $0).joined(separator: ", "))}" }
-        let shown = data() ?? "{\(model.names(of: KeySet(bits: keys)).joined(separator: ", "))}"
-        return violation(.unmetRequirement, state, "\(name) requires \(wanted.joined(separator: ", ")), but the data is \(shown)")
+        return violation(.unmetRequirement, state,
+                         "\(name) requires \(wanted.joined(separator: ", ")), but the data is \(model.dataText(keys: keys, values: values))")
     }
 
     /// A violation at `state` with no path yet.
