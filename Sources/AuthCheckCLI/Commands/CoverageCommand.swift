@@ -6,7 +6,7 @@ enum CoverageCommand: Subcommand {
     static let name = "coverage"
     static let abstract = "reachable states, fired transitions, and their counts"
     static let argumentsSynopsis = "SPEC"
-    static let argumentsHelp = [(name: "SPEC", help: "one spec file (JSON, authflow/1 or authflow/2)")]
+    static let argumentsHelp = [(name: "SPEC", help: "one spec file (JSON, authflow/1 or authflow/2), or - for standard input")]
     static let formats = ["text", "json", "dot", "mermaid", "html"]
     static let declared = CheckingOptions(
         depth: CommonOptions.depth(help: "count the undo stacks of at most N forward events (0...64; default \(CommonOptions.defaultDepth))"),
@@ -55,11 +55,11 @@ enum CoverageCommand: Subcommand {
     }
 
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
-        let path = settings.spec
+        let path = SpecRunner.displayName(settings.spec)
         let options = settings.check.checkOptions
         let start = context.environment.clock.now()
         let model: FlowModel
-        switch SpecRunner.load(path, options: options) {
+        switch SpecRunner.load(settings.spec, options: options, input: context.console) {
         case let .invalid(report):
             switch settings.check.format {
             case "text":

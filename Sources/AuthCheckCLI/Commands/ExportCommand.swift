@@ -6,7 +6,7 @@ enum ExportCommand: Subcommand {
     static let name = "export"
     static let abstract = "the flow as a Promela model for SPIN"
     static let argumentsSynopsis = "SPEC"
-    static let argumentsHelp = [(name: "SPEC", help: "one spec file (JSON, authflow/1 or authflow/2)")]
+    static let argumentsHelp = [(name: "SPEC", help: "one spec file (JSON, authflow/1 or authflow/2), or - for standard input")]
     static let formats = ["promela"]
     /// The formats other commands write, and the command that writes each: what `--format` points to instead.
     static let elsewhere = ["text": "check", "json": "check", "sarif": "check", "junit": "check", "dot": "coverage", "mermaid": "coverage"]
@@ -63,7 +63,7 @@ enum ExportCommand: Subcommand {
     }
 
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
-        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants)) {
+        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants), input: context.console) {
         case let .invalid(report):
             SpecRunner.diagnose(report, stdout: .nothing, console: context.console)
             return 2

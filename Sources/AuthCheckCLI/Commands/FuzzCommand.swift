@@ -6,7 +6,7 @@ enum FuzzCommand: Subcommand {
     static let name = "fuzz"
     static let abstract = "random paths with back through the runtime, shrunk"
     static let argumentsSynopsis = "SPEC"
-    static let argumentsHelp = [(name: "SPEC", help: "one spec file (JSON, authflow/1 or authflow/2)")]
+    static let argumentsHelp = [(name: "SPEC", help: "one spec file (JSON, authflow/1 or authflow/2), or - for standard input")]
     static let formats = ["text", "json"]
     static let defaultRuns = 1_000
     static let defaultMaxSteps = 60
@@ -80,7 +80,7 @@ enum FuzzCommand: Subcommand {
 
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
         let model: FlowModel
-        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants)) {
+        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants), input: context.console) {
         case let .invalid(report):
             SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
             return 2
@@ -112,9 +112,9 @@ enum FuzzCommand: Subcommand {
         }
         switch settings.format {
         case "json":
-            context.console.out(FuzzReportRenderer.json(report, spec: settings.spec, model: model, options: options).rendered(pretty: true))
+            context.console.out(FuzzReportRenderer.json(report, spec: SpecRunner.displayName(settings.spec), model: model, options: options).rendered(pretty: true))
         default:
-            context.console.out(FuzzReportRenderer.text(report, spec: settings.spec, model: model, options: options, style: context.style))
+            context.console.out(FuzzReportRenderer.text(report, spec: SpecRunner.displayName(settings.spec), model: model, options: options, style: context.style))
         }
         return report.verdict.exitCode
     }

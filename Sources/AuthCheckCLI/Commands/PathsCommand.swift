@@ -6,7 +6,7 @@ enum PathsCommand: Subcommand {
     static let name = "paths"
     static let abstract = "event paths from the start that take every reachable transition"
     static let argumentsSynopsis = "SPEC"
-    static let argumentsHelp = [(name: "SPEC", help: "one spec file (JSON, authflow/1 or authflow/2)")]
+    static let argumentsHelp = [(name: "SPEC", help: "one spec file (JSON, authflow/1 or authflow/2), or - for standard input")]
     static let formats = ["text", "json", "swift"]
     static let format = CommonOptions.format(formats, help: "output format (default text)")
     static let cover = Option("--cover", value: CoverTarget.allCases.map(\.rawValue).joined(separator: "|"),
@@ -47,7 +47,7 @@ enum PathsCommand: Subcommand {
     }
 
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
-        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants)) {
+        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants), input: context.console) {
         case let .invalid(report):
             // The report goes where the paths would (swift gets the text report, as a person reads it).
             SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
@@ -66,7 +66,7 @@ enum PathsCommand: Subcommand {
 
     /// One line per path, `1. startAuth → email, knownEmail → password …`, then the summary.
     static func text(_ cover: CoveringPaths, spec: String) -> String {
-        var lines = ["\(spec): \(ReportRenderer.counted(cover.paths.count, "path")) covering every reachable \(noun(cover.target))"]
+        var lines = ["\(SpecRunner.displayName(spec)): \(ReportRenderer.counted(cover.paths.count, "path")) covering every reachable \(noun(cover.target))"]
         for (i, path) in cover.paths.enumerated() {
             let steps = zip(path.events, path.states).map { "\($0) → \($1)" }.joined(separator: ", ")
             lines.append("\(i + 1). \(steps)")
@@ -86,7 +86,7 @@ enum PathsCommand: Subcommand {
 
     static func json(_ cover: CoveringPaths, spec: String) -> String {
         JSON.object(JSONObject([
-            ("spec", .string(spec)), ("cover", .string(cover.target.rawValue)),
+            ("spec", .string(SpecRunner.displayName(spec))), ("cover", .string(cover.target.rawValue)),
             ("reachable", .int(cover.reachable)), ("lowerBound", .int(cover.lowerBound)), ("length", .int(cover.length)),
             ("paths", .array(cover.paths.map { path in
                 .array(zip(path.events, zip(path.states, path.data)).map { event, frame in

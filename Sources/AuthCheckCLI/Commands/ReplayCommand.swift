@@ -8,7 +8,7 @@ enum ReplayCommand: Subcommand {
     static let abstract = "run saved trails through the runtime step by step"
     static let argumentsSynopsis = "SPEC TRAIL..."
     static let argumentsHelp = [
-        (name: "SPEC", help: "the spec file (JSON) the trails were recorded for"),
+        (name: "SPEC", help: "the spec file (JSON) the trails were recorded for, or - for standard input"),
         (name: "TRAIL", help: "a trail file written by 'authcheck explore --trail DIR'"),
     ]
     static let options: [OptionSpec] = [CommonOptions.variant.spec]
@@ -45,7 +45,7 @@ enum ReplayCommand: Subcommand {
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
         if settings.trails.isEmpty { throw .missingArgument("TRAIL") }
         let model: FlowModel
-        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants)) {
+        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants), input: context.console) {
         case let .invalid(report):
             context.console.err(SpecRunner.invalidLine(report))
             return 2

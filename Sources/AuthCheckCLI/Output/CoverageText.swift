@@ -82,7 +82,7 @@ enum CoverageText {
         case .violated:
             let count = report.check.violations.count
             if count > 0 {
-                lines.append("verdict: \(style.bad("violated")): \(count) violation\(count == 1 ? "" : "s"); 'authcheck explore \(ReportRenderer.shellQuoted(report.spec))' shows the counterexamples")
+                lines.append("verdict: \(style.bad("violated")): \(count) violation\(count == 1 ? "" : "s"); 'authcheck explore \(ReportRenderer.specArgument(report.spec))' shows the counterexamples")
             } else {
                 lines.append("verdict: \(style.bad("violated")): lint findings under --strict")
             }

@@ -6,9 +6,10 @@ public enum FuzzReportRenderer {
     /// The command that replays the failing run: the same seed, enough runs to reach it, the same properties
     /// (a run stops at the first failure among those checked, so another choice can stop it elsewhere).
     public static func replayCommand(spec: String, failure: FuzzFailure, options: FuzzOptions) -> String {
-        if failure.run < 0 { return "authcheck fuzz \(ReportRenderer.shellQuoted(spec)) --regressions FILE (a saved regression fails)" }
+        let spec = ReportRenderer.specArgument(spec)
+        if failure.run < 0 { return "authcheck fuzz \(spec) --regressions FILE (a saved regression fails)" }
         let properties = (options.properties ?? []).sorted().map { " --property \($0.id)" }.joined()
-        return "authcheck fuzz \(ReportRenderer.shellQuoted(spec)) --seed \(failure.seed) --runs \(failure.run + 1) --max-steps \(options.maxSteps)"
+        return "authcheck fuzz \(spec) --seed \(failure.seed) --runs \(failure.run + 1) --max-steps \(options.maxSteps)"
             + properties
     }
 

@@ -8,7 +8,7 @@ public enum ReportRenderer {
 
     /// The command line that replays `violation` of `report`; `-` for a spec read from standard input.
     public static func replayCommand(for violation: Violation, in report: CheckReport) -> String {
-        let spec = report.spec == standardInputName ? "-" : shellQuoted(report.spec)
+        let spec = specArgument(report.spec)
         // The complete check decides what no one path shows: the passcode, a `reachable` no configuration satisfies.
         if violation.property == .passcode || violation.state == nil {
             return "authcheck check \(spec) --property \(violation.property.id)"
@@ -150,6 +150,11 @@ public enum ReportRenderer {
             return .object(JSONObject(members))
         })))
         return .object(JSONObject(members))
+    }
+
+    /// The spec named `spec` as a command line gives it: `-` for one read from standard input, else its path, quoted for a shell.
+    public static func specArgument(_ spec: String) -> String {
+        spec == standardInputName ? "-" : shellQuoted(spec)
     }
 
     /// Quotes `text` for a POSIX shell when it needs it.
