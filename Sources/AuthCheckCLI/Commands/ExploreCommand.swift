@@ -21,7 +21,11 @@ enum ExploreCommand: Subcommand {
             shortest counterexample: the events from the start, the state and data after
             each step, the breaking step marked; runtime paths also show data values, and
             secrets as <redacted>), then each property's result and the stats.
-            json: the contract's report object.
+            json: the contract's report object, plus "properties": per property its "id",
+            its "result" (holds, violated, incomplete or not checked) and its "sites"; a
+            spec's own always or never rule also has "runtimeWalk", what the walk of the
+            runtime found on the frames it held: holds, violated (the spec breaks it too) or
+            violated-by-runtime (only the runtime breaks it; the walk's path is reported).
             sarif: a SARIF 2.1.0 log, as 'check --format sarif' writes it.
             html: one self-contained page, as 'check --format html' writes it.
             """),
