@@ -104,6 +104,27 @@ package enum FlowTrail {
         model.isStatic ? nil : FrameMoves(graph: ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000), edges: false))
     }
 
+    /// A covering path (``CoveringPaths/Path``) as a trail with no site: its variant, each step's chosen values, and the
+    /// frame after each step, so ``replay(_:model:driver:)`` drives it through a runtime and checks where it is after every step.
+    ///
+    /// Replayed, it ends ``Ending/fixed`` when the runtime follows the spec along the whole path, and
+    /// ``Ending/diverged(step:)`` where it does not.
+    package static func entry(for path: CoveringPaths.Path, model: FlowModel) -> FuzzRegressions.Entry {
+        var variant: [String: String] = [:]
+        for value in path.variant { variant[value.key] = value.value }
+        let chosen = path.chosen.map { pairs in
+            var picked: [String: String] = [:]
+            for pair in pairs where pair.value != FlowReport.redacted { picked[pair.key] = pair.value }
+            return picked
+        }
+        let after = path.states.indices.map { i in
+            FuzzRegressions.Frame(state: path.states[i], keys: model.isStatic ? path.data[i] : path.data[i].sorted(),
+                                  values: (path.values?[i] ?? [:]).filter { $0.value != FlowReport.redacted })
+        }
+        return FuzzRegressions.Entry(line: 1, spec: model.name, table: model.tableHash, actions: path.events.map { .event($0, values: nil) },
+                                     site: nil, variant: variant, after: after, chosen: chosen.contains { !$0.isEmpty } ? chosen : nil)
+    }
+
     /// The variant `values` names (an index of ``FlowModel/roots``), or nil when the flow has no such variant.
     ///
     /// A flow without `config` has one variant, named by no values (`{}`).
