@@ -24,9 +24,15 @@ enum PathsCommand: Subcommand {
             shortest way to the nearest transition not yet taken, and ends where nothing new
             is reachable. The summary gives the total steps against a lower bound (each step
             takes at most one new transition).
+            An authflow/2 flow is toured variant by variant: every row that fires in a
+            variant is taken in it, each path names its variant ([recovery=code]), and each
+            step the values the system chose for the valued keys it adds
+            (submitted(nextStep=done)); JSON gives each path's "variant" and each step's
+            "chosen" values and the "values" after it.
             --format swift writes a Swift Testing suite, one test per path, that loads the
             spec (found from the test file's folder upwards), drives a FlowSession through
-            the path and checks the state and the data keys after every step:
+            the path (in its variant, sending the chosen values) and checks the state, the
+            data keys and the values after every step:
               authcheck paths --format swift Specs/sign-in.json > Tests/AppTests/SignInPaths.swift
             """),
         (title: "EXIT STATUS", body: HelpFormatter.exitStatus(writing: "the paths were")),

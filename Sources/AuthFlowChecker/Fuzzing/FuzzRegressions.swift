@@ -13,7 +13,7 @@ import Foundation
 /// still replay when every event is known.
 ///
 /// A trail (`authcheck explore --trail DIR`) is one such entry in a file of its own, extended
-/// with `variant` (the configuration the flow ran in: `{}` for now) and `after` (the frame after
+/// with `variant` (the config values the flow ran in: `{}` without `config`) and `after` (the frame after
 /// each step of `path`: state, data keys, non-secret values), so `authcheck replay` can stop at the
 /// first step where the runtime is not where the trail says. A trail appended to a regressions
 /// file is an ordinary entry: the fuzzer replays its path.
