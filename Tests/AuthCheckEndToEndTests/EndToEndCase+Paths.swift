@@ -4,6 +4,9 @@ extension EndToEndCase {
     /// A committed trail in `Expected/trails/`.
     static func trail(_ name: String) -> String { "Tests/AuthCheckEndToEndTests/Expected/trails/\(name).json" }
 
+    /// An `authflow/2` fixture of the checker's tests.
+    static func version2(_ name: String) -> String { "Tests/AuthFlowCheckerTests/Fixtures/version2/\(name).json" }
+
     /// Trails (`explore --trail`, `replay`) and covering paths (`paths`).
     static let paths: [EndToEndCase] = [
         .init("explore-trail", ["explore", "--trail", ".build/authcheck-e2e/trails", Fixture.spec("no-exit")]),
@@ -16,7 +19,16 @@ extension EndToEndCase {
         .init("replay-unknown-event", ["replay", Fixture.spec("no-exit"), trail("tampered-unknown-event")]),
         .init("replay-reordered", ["replay", Fixture.spec("no-exit"), trail("tampered-reordered")]),
         .init("usage-replay-no-trail", ["replay", Fixture.spec("no-exit")]),
-        // The authflow/1 session restore: paths does not run authflow/2 flows yet.
+        // authflow/2 trails: each step sends the answer it chose, in the variant the trail names (refused where --variant leaves it out).
+        .init("replay-v2-chosen-answer", ["replay", version2("promela-polling-no-exit"), trail("polling-no-exit-waiting")]),
+        .init("replay-v2-variant-counter", ["replay", version2("promela-rules"), trail("rules-three-wrong-lock")]),
+        .init("replay-v2-variant-left-out", ["replay", "--variant", "region=us", version2("promela-rules"), trail("rules-three-wrong-lock")]),
+        // authflow/2 tours: per variant, each step with the values it chose (text, JSON with the values after each step, Swift).
+        .init("paths-v2-variants", ["paths", version2("promela-rules")]),
+        .init("paths-v2-variants-json", ["paths", "--format", "json", version2("promela-rules")]),
+        .init("paths-v2-variants-swift", ["paths", "--format", "swift", version2("promela-rules")]),
+        .init("paths-v2-next-step", ["paths", Fixture.signInNextStep]),
+        // The authflow/1 session restore.
         .init("paths-transitions", ["paths", Fixture.spec("session-restore-v1")]),
         .init("paths-states-json", ["paths", "--cover", "states", "--format", "json", Fixture.spec("session-restore-v1")]),
         .init("paths-invalid-spec", ["paths", Fixture.spec("bad-reference")]),

@@ -20,8 +20,8 @@ import Testing
         return rows
     }
 
-    // The static specs: a tour of an authflow/2 flow crosses variants and resets, which `rowsTaken` does not replay
-    // (and `authcheck paths` refuses /2 flows for now).
+    // The static specs: a tour of an authflow/2 flow crosses variants and resets, which `rowsTaken` does not replay;
+    // Version2PathsTests replays those, with each step's chosen values.
     @Test(arguments: Files.staticSpecs + ["sso-detour", "mfa-bypass", "no-exit", "deep"].map(Files.broken))
     func theTourTakesEveryFiredTransition(_ spec: String) throws {
         let model = try Files.model(spec)

@@ -14,7 +14,7 @@ enum Files {
     }
 
     /// The specs in `Specs/` whose moves the state alone decides (every `authflow/1` one), for the
-    /// covering tours' tests, which do not replay `authflow/2` tours yet.
+    /// covering tours' tests that replay events alone (`Version2PathsTests` replays the others' tours with their values).
     static var staticSpecs: [String] {
         specs.filter { (try? SpecLoader.load(file: $0))?.isStatic ?? false }
     }

@@ -24,9 +24,15 @@ enum PathsCommand: Subcommand {
             shortest way to the nearest transition not yet taken, and ends where nothing new
             is reachable. The summary gives the total steps against a lower bound (each step
             takes at most one new transition).
+            An authflow/2 flow is toured variant by variant: every row that fires in a
+            variant is taken in it, each path names its variant ([recovery=code]), and each
+            step the values the system chose for the valued keys it adds
+            (submitted(nextStep=done)); JSON gives each path's "variant" and each step's
+            "chosen" values and the "values" after it.
             --format swift writes a Swift Testing suite, one test per path, that loads the
             spec (found from the test file's folder upwards), drives a FlowSession through
-            the path and checks the state and the data keys after every step:
+            the path (in its variant, sending the chosen values) and checks the state, the
+            data keys and the values after every step:
               authcheck paths --format swift Specs/sign-in.json > Tests/AppTests/SignInPaths.swift
             """),
         (title: "EXIT STATUS", body: HelpFormatter.exitStatus(writing: "the paths were")),
@@ -53,11 +59,10 @@ enum PathsCommand: Subcommand {
             SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
             return 2
         case let .model(model):
-            if SpecRunner.refusesDataDependent(model, command: "paths", spec: settings.spec, console: context.console) { return 2 }
             let cover = CoveringPaths(model: model, target: settings.cover)
             switch settings.format {
             case "json": context.console.out(json(cover, spec: settings.spec))
-            case "swift": context.console.out(swiftTests(cover, spec: settings.spec, name: model.name))
+            case "swift": context.console.out(swiftTests(cover, spec: settings.spec, name: model.name, model: model))
             default: context.console.out(text(cover, spec: settings.spec))
             }
             return 0
@@ -68,12 +73,25 @@ enum PathsCommand: Subcommand {
     static func text(_ cover: CoveringPaths, spec: String) -> String {
         var lines = ["\(SpecRunner.displayName(spec)): \(ReportRenderer.counted(cover.paths.count, "path")) covering every reachable \(noun(cover.target))"]
         for (i, path) in cover.paths.enumerated() {
-            let steps = zip(path.events, path.states).map { "\($0) → \($1)" }.joined(separator: ", ")
-            lines.append("\(i + 1). \(steps)")
+            lines.append("\(i + 1). \(variantPrefix(path))\(stepsText(path))")
         }
         lines.append("total: \(ReportRenderer.counted(cover.length, "step")) for \(cover.reachable) reachable \(noun(cover.target))s; "
                      + "lower bound \(cover.lowerBound)")
         return lines.joined(separator: "\n")
+    }
+
+    /// `[recovery=code] ` for a path of an `authflow/2` variant, empty for a flow without `config`.
+    static func variantPrefix(_ path: CoveringPaths.Path) -> String {
+        path.variant.isEmpty ? "" : "[" + path.variant.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "] "
+    }
+
+    /// `begin → signIn, submitted(nextStep=done) → signedIn`: each event with the values it chose, and the state after it.
+    static func stepsText(_ path: CoveringPaths.Path) -> String {
+        path.events.indices.map { i in
+            let chosen = path.chosen.indices.contains(i) ? path.chosen[i] : []
+            let values = chosen.isEmpty ? "" : "(" + chosen.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")"
+            return "\(path.events[i])\(values) → \(path.states[i])"
+        }.joined(separator: ", ")
     }
 
     static func noun(_ target: CoverTarget) -> String {
@@ -89,19 +107,37 @@ enum PathsCommand: Subcommand {
             ("spec", .string(SpecRunner.displayName(spec))), ("cover", .string(cover.target.rawValue)),
             ("reachable", .int(cover.reachable)), ("lowerBound", .int(cover.lowerBound)), ("length", .int(cover.length)),
             ("paths", .array(cover.paths.map { path in
-                .array(zip(path.events, zip(path.states, path.data)).map { event, frame in
-                    .object(JSONObject([("event", .string(event)), ("state", .string(frame.0)), ("data", .array(frame.1.map(JSON.string)))]))
-                })
+                guard cover.carriesValues else {
+                    return .array(zip(path.events, zip(path.states, path.data)).map { event, frame in
+                        .object(JSONObject([("event", .string(event)), ("state", .string(frame.0)), ("data", .array(frame.1.map(JSON.string)))]))
+                    })
+                }
+                // authflow/2: the variant, and each step's chosen values and the values after it.
+                func object(_ pairs: [(String, String)]) -> JSON { .object(JSONObject(pairs.map { ($0.0, JSON.string($0.1)) })) }
+                return .object(JSONObject([
+                    ("variant", object(path.variant.map { ($0.key, $0.value) })),
+                    ("steps", .array(path.events.indices.map { i in
+                        var members: [(String, JSON)] = [("event", .string(path.events[i]))]
+                        if !path.chosen[i].isEmpty { members.append(("chosen", object(path.chosen[i].map { ($0.key, $0.value) }))) }
+                        members += [("state", .string(path.states[i])), ("data", .array(path.data[i].map(JSON.string))),
+                                    ("values", object((path.values?[i] ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))]
+                        return .object(JSONObject(members))
+                    })),
+                ]))
             })),
         ])).rendered(pretty: true)
     }
 
     /// A Swift Testing suite with one test per path, driving a `FlowSession` built from the spec step by step.
-    static func swiftTests(_ cover: CoveringPaths, spec: String, name: String?) -> String {
+    ///
+    /// For a flow whose moves depend on its data, each path's session runs in its variant, each step
+    /// sends the values the path chose for the valued keys it adds, and the values after it are checked too.
+    static func swiftTests(_ cover: CoveringPaths, spec: String, name: String?, model: FlowModel) -> String {
         let file = spec.split(separator: "/").suffix(2).joined(separator: "/")
         let words = (name ?? "flow").split { !$0.isLetter && !$0.isNumber }.map { $0.prefix(1).uppercased() + $0.dropFirst() }
         let suite = (words.joined().first?.isLetter == true ? words.joined() : "Flow" + words.joined()) + "Paths"
         func literal(_ text: String) -> String { JSON.string(text).rendered(pretty: false) }
+        let valued = cover.carriesValues
         var lines = [
             "// Generated by `authcheck paths --format swift \(file)`: regenerate it when the spec changes, do not edit it.",
             "import AuthFlow",
@@ -110,32 +146,74 @@ enum PathsCommand: Subcommand {
             "",
             "/// Every reachable transition of \(literal(name ?? file)), taken by \(cover.paths.count) paths of \(cover.length) steps.",
             "@Suite struct \(suite) {",
-            "    /// A session of the spec, found from this file's folder upwards.",
-            "    static func session() throws -> FlowSession<String, String, String, FlowValue> {",
+            valued ? "    /// A session of the spec in its `variant`th variant, found from this file's folder upwards."
+                : "    /// A session of the spec, found from this file's folder upwards.",
+            valued ? "    static func session(variant: Int = 0) throws -> FlowSession<String, String, String, FlowValue> {"
+                : "    static func session() throws -> FlowSession<String, String, String, FlowValue> {",
             "        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()",
             "        while folder.path != \"/\" {",
             "            let spec = folder.appendingPathComponent(\(literal(file)))",
-            "            if FileManager.default.fileExists(atPath: spec.path) { return try SpecLoader.load(file: spec.path).makeNamedSession() }",
+            valued ? "            if FileManager.default.fileExists(atPath: spec.path) { return try SpecLoader.load(file: spec.path).makeNamedSession(variant: variant) }"
+                : "            if FileManager.default.fileExists(atPath: spec.path) { return try SpecLoader.load(file: spec.path).makeNamedSession() }",
             "            folder.deleteLastPathComponent()",
             "        }",
             "        throw CocoaError(.fileNoSuchFile)",
             "    }",
             "",
-            "    /// Sends `event` with a value for each key it adds, and checks where the session is.",
-            "    static func step(_ session: FlowSession<String, String, String, FlowValue>, _ event: String, to state: String,",
-            "                     data: [String]) throws {",
-            "        _ = try session.send(event) { .string(\"\\(event).\\($0)\") }",
-            "        #expect(session.state == state)",
-            "        #expect(session.data.count == data.count && data.allSatisfy { session.data[$0] != nil })",
-            "    }",
         ]
+        if valued {
+            lines += [
+                "    /// Sends `event` with the `chosen` value of each valued key it adds (the system's answer) and a value for",
+                "    /// each other key, and checks where the session is: the state, the data keys and the `values`.",
+                "    static func step(_ session: FlowSession<String, String, String, FlowValue>, _ event: String, chosen: [String: String] = [:],",
+                "                     to state: String, data: [String], values: [String: FlowValue] = [:]) throws {",
+                "        _ = try session.send(event) { chosen[$0].map(FlowValue.string) ?? .string(\"\\(event).\\($0)\") }",
+                "        #expect(session.state == state)",
+                "        #expect(session.data.count == data.count && data.allSatisfy { session.data[$0] != nil })",
+                "        for (key, value) in values { #expect(session.data[key] == value, \"\\(key)\") }",
+                "    }",
+            ]
+        } else {
+            lines += [
+                "    /// Sends `event` with a value for each key it adds, and checks where the session is.",
+                "    static func step(_ session: FlowSession<String, String, String, FlowValue>, _ event: String, to state: String,",
+                "                     data: [String]) throws {",
+                "        _ = try session.send(event) { .string(\"\\(event).\\($0)\") }",
+                "        #expect(session.state == state)",
+                "        #expect(session.data.count == data.count && data.allSatisfy { session.data[$0] != nil })",
+                "    }",
+            ]
+        }
+        func isCounter(_ key: String) -> Bool { model.key(named: key).map { model.layout.isCounter($0.index) } ?? false }
+        func dictionary(_ pairs: [(String, String)]) -> String {
+            pairs.isEmpty ? "[:]" : "[" + pairs.map { "\(literal($0.0)): \($0.1)" }.joined(separator: ", ") + "]"
+        }
         for (i, path) in cover.paths.enumerated() {
             lines.append("")
-            lines.append("    /// " + zip(path.events, path.states).map { "\($0) → \($1)" }.joined(separator: ", "))
+            lines.append("    /// " + PathsCommand.variantPrefix(path) + PathsCommand.stepsText(path))
             lines.append("    @Test func path\(i + 1)() throws {")
-            lines.append("        let session = try Self.session()")
-            for (event, (state, data)) in zip(path.events, zip(path.states, path.data)) {
-                lines.append("        try Self.step(session, \(literal(event)), to: \(literal(state)), data: [\(data.map(literal).joined(separator: ", "))])")
+            if valued, let variant = FlowTrail.variantIndex(Dictionary(path.variant.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }), model: model),
+               !path.variant.isEmpty {
+                lines.append("        let session = try Self.session(variant: \(variant))   // \(model.variantNames[variant])")
+            } else {
+                lines.append("        let session = try Self.session()")
+            }
+            for (s, event) in path.events.enumerated() {
+                guard valued else {
+                    lines.append("        try Self.step(session, \(literal(event)), to: \(literal(path.states[s])), data: [\(path.data[s].map(literal).joined(separator: ", "))])")
+                    continue
+                }
+                // The session holds a counter only above 0; a secret's value is not printed, so not checked.
+                let values = (path.values?[s] ?? [:]).sorted { $0.key < $1.key }
+                let data = path.data[s].filter { key in !(isCounter(key) && values.first { $0.key == key }?.value == "0") }
+                let checked = values.filter { $0.value != "<redacted>" && !(isCounter($0.key) && $0.value == "0") }
+                    .map { ($0.key, isCounter($0.key) ? ".int(\($0.value))" : ".string(\(literal($0.value)))") }
+                let chosen = path.chosen[s].filter { $0.value != "<redacted>" }.map { ($0.key, literal($0.value)) }
+                var call = "        try Self.step(session, \(literal(event))"
+                if !chosen.isEmpty { call += ", chosen: \(dictionary(chosen))" }
+                call += ", to: \(literal(path.states[s])), data: [\(data.map(literal).joined(separator: ", "))]"
+                if !checked.isEmpty { call += ", values: \(dictionary(checked))" }
+                lines.append(call + ")")
             }
             lines.append("    }")
         }

@@ -17,15 +17,18 @@ enum ReplayCommand: Subcommand {
             For each trail: the frame after each step (state and data, values as the
             runtime holds them, secrets as <redacted>), then how it ended: reproduced (the
             trail's violation happened again), fixed (every step was taken without it), off
-            the trail (the flow was not in the state or did not hold the keys the trail
-            recorded), or a divergence of the runtime from the spec.
+            the trail (the flow was not in the state or did not hold the keys or values the
+            trail recorded), or a divergence of the runtime from the spec.
+            An authflow/2 trail runs in the variant it names (printed under the file when
+            the flow has config), and each step sends the values the trail chose for the
+            valued keys it adds (the system's answer).
             """),
         (title: "EXIT STATUS", body: """
             0  no trail reproduces its violation (fixed)
             1  a trail reproduces its violation, or the runtime diverged from the spec
             2  wrong usage, an invalid spec, a trail that cannot be read, or a trail
-               recorded for another flow or table, naming an unknown event, or that the
-               flow does not follow
+               recorded for another flow, table or variant, naming an unknown event, or
+               that the flow does not follow
             """),
     ]
 
@@ -50,7 +53,6 @@ enum ReplayCommand: Subcommand {
             context.console.err(SpecRunner.invalidLine(report))
             return 2
         case let .model(loaded):
-            if SpecRunner.refusesDataDependent(loaded, command: "replay", spec: settings.spec, console: context.console) { return 2 }
             model = loaded
         }
         var codes: [Int32] = []
@@ -86,6 +88,9 @@ enum ReplayCommand: Subcommand {
         let style = context.style
         let secrets = Set(model.names(of: model.secrets))
         var lines = ["\(file): \(entry.site ?? "") — \(ReportRenderer.counted(entry.actions.count, "step"))"]
+        if model.roots.count > 1, let variant = FlowTrail.variantIndex(entry.variant ?? [:], model: model) {
+            lines.append("  variant: \(model.variantNames[variant])")
+        }
         let width = max(7, replay.steps.map { ($0.event ?? "(start)").count }.max() ?? 0)
         let stateWidth = replay.steps.map(\.state.count).max() ?? 0
         for (i, step) in replay.steps.enumerated() {
@@ -123,7 +128,8 @@ enum TrailFiles {
     static func write(_ violations: [Violation], model: FlowModel, to directory: String, context: CommandContext) -> String? {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            for (i, violation) in violations.enumerated() {
+            // A violated reachable rule has no path to replay: no configuration shows it.
+            for (i, violation) in violations.filter({ $0.unsatisfiedIn == nil }).enumerated() {
                 let driver = context.environment.makeDriver(model) ?? SessionDriver(model: model)
                 let entry = FlowTrail.entry(for: violation, model: model, driver: driver)
                 let path = (directory as NSString).appendingPathComponent(FlowTrail.fileName(number: i + 1, site: violation.site))

@@ -76,14 +76,6 @@ enum SpecRunner {
         }
     }
 
-    /// Whether `command` cannot run `model` yet (an `authflow/2` flow whose moves depend on its data):
-    /// then it says so on stderr and the command exits 2. Lifted command by command as each one learns `/2`.
-    static func refusesDataDependent(_ model: FlowModel, command: String, spec: String, console: Console) -> Bool {
-        guard !model.isStatic else { return false }
-        console.err("error: \(displayName(spec)): authcheck \(command) does not run authflow/2 flows with guards, values, clears, counters or resets yet; 'authcheck check' checks them completely")
-        return true
-    }
-
     /// The exit status of several results: the worst by precedence 2 > 1 > 3 > 0.
     static func exitStatus<S: Sequence>(_ codes: S) -> Int32 where S.Element == Int32 {
         func rank(_ code: Int32) -> Int {

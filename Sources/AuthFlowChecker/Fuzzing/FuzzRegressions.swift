@@ -13,7 +13,7 @@ import Foundation
 /// still replay when every event is known.
 ///
 /// A trail (`authcheck explore --trail DIR`) is one such entry in a file of its own, extended
-/// with `variant` (the configuration the flow ran in: `{}` for now) and `after` (the frame after
+/// with `variant` (the config values the flow ran in: `{}` without `config`) and `after` (the frame after
 /// each step of `path`: state, data keys, non-secret values), so `authcheck replay` can stop at the
 /// first step where the runtime is not where the trail says. A trail appended to a regressions
 /// file is an ordinary entry: the fuzzer replays its path.
@@ -36,6 +36,9 @@ package enum FuzzRegressions {
         package var variant: [String: String]? = nil
         /// The frame after each step of ``actions`` (a trail's), when the entry records them.
         package var after: [Frame]? = nil
+        /// Per step of ``actions`` (an `authflow/2` trail's): the value each valued key the step adds takes
+        /// (the system's answer), by key; empty for a step that adds none. `nil` when no step says.
+        package var chosen: [[String: String]]? = nil
     }
 
     /// A frame a trail recorded after one step.
@@ -100,7 +103,9 @@ package enum FuzzRegressions {
                 throw RegressionFileError(file: path, line: number + 1, message: "expected an object with a \"path\" array")
             }
             var actions: [FuzzAction] = []
+            var chosen: [[String: String]] = []
             for step in steps {
+                chosen.append([:])
                 switch step.value {
                 case .string("back"):
                     actions.append(.back)
@@ -114,13 +119,20 @@ package enum FuzzRegressions {
                     if case let .array(list)? = step["values"]?.value {
                         values = list.compactMap { if case let .string(text) = $0.value { return text } else { return nil } }
                     }
+                    if let picked = step["chosen"] {
+                        guard let strings = Self.strings(picked) else {
+                            throw RegressionFileError(file: path, line: number + 1, message: "a step's \"chosen\" is an object of strings (valued key: value)")
+                        }
+                        chosen[chosen.count - 1] = strings
+                    }
                     actions.append(.event(event, values: values))
                 default:
-                    throw RegressionFileError(file: path, line: number + 1, message: "a step is an event name, \"back\", or {\"event\", \"values\"}")
+                    throw RegressionFileError(file: path, line: number + 1, message: "a step is an event name, \"back\", or {\"event\", \"values\", \"chosen\"}")
                 }
             }
             func field(_ key: String) -> String? { if case let .string(value)? = node[key]?.value { return value } else { return nil } }
             var entry = Entry(line: number + 1, spec: field("spec"), table: field("table"), actions: actions, site: field("site"))
+            if chosen.contains(where: { !$0.isEmpty }) { entry.chosen = chosen }
             if let variant = node["variant"] {
                 guard let strings = Self.strings(variant) else {
                     throw RegressionFileError(file: path, line: number + 1, message: "\"variant\" is an object of strings")
@@ -177,7 +189,13 @@ package enum FuzzRegressions {
     /// Secret values are never saved: a step that adds a secret keeps simple values, and a frame of
     /// `after` leaves secrets out of its values.
     package static func line(for entry: Entry, model: FlowModel) -> String {
-        let steps: [JSON] = entry.actions.map { action in
+        func object(_ strings: [String: String]) -> JSON {
+            .object(JSONObject(strings.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) }))
+        }
+        let steps: [JSON] = entry.actions.enumerated().map { i, action in
+            if case let .event(name, nil) = action, let picked = entry.chosen?[i], !picked.isEmpty {
+                return .object(JSONObject([("event", .string(name)), ("chosen", object(picked))]))
+            }
             switch action {
             case .back: return .string("back")
             case let .event(name, nil): return .string(name)
@@ -187,9 +205,6 @@ package enum FuzzRegressions {
                 if keys.contains(where: model.secrets.contains) { return .string(name) }
                 return .object(JSONObject([("event", .string(name)), ("values", .array(values.map(JSON.string)))]))
             }
-        }
-        func object(_ strings: [String: String]) -> JSON {
-            .object(JSONObject(strings.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) }))
         }
         var members: [(String, JSON)] = []
         if let name = entry.spec { members.append(("spec", .string(name))) }

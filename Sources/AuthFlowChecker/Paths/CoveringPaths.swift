@@ -13,7 +13,10 @@ public enum CoverTarget: String, CaseIterable, Sendable {
 /// something new and the path extends along the shortest way to it; when nothing new can be
 /// reached from there (a terminal state), the path ends and the next one starts over. Every move
 /// of every configuration is considered (two events that push the same frame are two
-/// transitions), so every row the complete checker fires is taken.
+/// transitions), so every row the complete checker fires is taken. An `authflow/2` flow is toured
+/// variant by variant from each variant's root, so a row is taken in every variant it fires in, and
+/// each step says the value each valued key it adds takes (the system's answer): the branch of
+/// the move the graph took, so a test that sends those values drives exactly this path.
 ///
 /// ```swift
 /// let cover = CoveringPaths(model: model, target: .transitions)
@@ -24,32 +27,54 @@ public struct CoveringPaths: Sendable {
     public struct Path: Hashable, Sendable {
         public var events: [String]
         public var states: [String]
-        /// The data keys after each step.
+        /// The data keys after each step (an `authflow/2` flow's counters too; config keys never).
         public var data: [[String]]
+        /// The `authflow/2` variant the path runs in: its config values (empty for a flow without `config`).
+        public var variant: [FlowSpec.KeyValue] = []
+        /// For each step, the value each valued key the step adds takes (the system's answer), in the
+        /// emission's order; empty for a step that adds none and for every step of a flow whose moves the state alone decides.
+        public var chosen: [[FlowSpec.KeyValue]] = []
+        /// For a flow whose moves depend on its data: the value of each valued key and counter after each step
+        /// (secrets `<redacted>`, config keys left out); `nil` otherwise.
+        public var values: [[String: String]]?
     }
 
-    /// The paths, in the order the tour takes them.
+    /// The paths, in the order the tour takes them (an `authflow/2` flow's variants in order, each with its own tour).
     public var paths: [Path]
     /// What they cover.
     public var target: CoverTarget
-    /// The reachable items of the target (rows that fire, states, or configurations).
+    /// The reachable items of the target (rows that fire, states, or configurations), summed over the variants.
     public var reachable: Int
     /// No set of covering paths has fewer steps in all: each step covers at most one new item
-    /// (for states and configurations, the start is covered without a step).
+    /// (for states and configurations, each variant's start is covered without a step).
     public var lowerBound: Int
     /// The total number of steps.
     public var length: Int { paths.reduce(0) { $0 + $1.events.count } }
+    /// Whether the paths say each step's values and their variant (``Path/chosen``, ``Path/values``): the flow's moves depend on its data.
+    public var carriesValues: Bool
 
-    /// The covering paths of `model`'s first variant for `target`.
-    /// - Complexity: O(k · (C + M)) time for k extensions over C configurations and M moves; O(C + M) memory.
+    /// The covering paths of `model` for `target`: per variant, every row that fires in it (or state, or configuration).
+    /// - Complexity: O(V · k · (C + M)) time for V variants, k extensions over C configurations and M moves; O(C + M) memory.
     public init(model: FlowModel, target: CoverTarget, limits: CheckLimits = CheckLimits()) {
         self.init(graph: ConfigurationGraph(model: model, limits: limits, edges: false), target: target)
     }
 
+    /// One move of the graph: the event, the configuration it leads to, the row that fires, and which move of the frame it is.
+    private struct Move {
+        var event: Int32
+        var child: Int32
+        var row: Int32
+        /// The emission and the data after its effects (for the values the step adds).
+        var emission: Int32
+        var effectValues: UInt64
+    }
+
     init(graph: ConfigurationGraph, target: CoverTarget) {
         let model = graph.model
-        // Every move of every configuration, deduplicated by nothing: (event, child, row).
-        var moves: [[(event: Int32, child: Int32, row: Int32)]] = Array(repeating: [], count: graph.count)
+        let layout = model.layout
+        let carriesValues = !model.isStatic
+        // Every move of every configuration, deduplicated by nothing, from the one semantics.
+        var moves: [[Move]] = Array(repeating: [], count: graph.count)
         var successors: [FlowModel.Successor] = []
         for i in 0..<graph.count {
             let configuration = graph.configurations[i]
@@ -64,87 +89,132 @@ public struct CoveringPaths: Sendable {
                 case .illegal:
                     child = nil
                 }
-                if let child { moves[i].append((successor.event.rawValue, child, Int32(successor.row))) }
+                if let child {
+                    moves[i].append(Move(event: successor.event.rawValue, child: child, row: Int32(successor.row),
+                                         emission: Int32(successor.emission), effectValues: successor.effectValues))
+                }
             }
         }
-        func item(of move: (event: Int32, child: Int32, row: Int32)) -> Int {
+        func item(of move: Move) -> Int {
             switch target {
             case .transitions: return Int(move.row)
             case .states: return Int(graph.configurations[Int(move.child)].state)
             case .configurations: return Int(move.child)
             }
         }
-        var reachable = Set<Int>()
-        for list in moves { for move in list { reachable.insert(item(of: move)) } }
-        var covered = Set<Int>()
-        switch target {
-        case .states:
-            covered.insert(Int(graph.configurations[0].state))
-            reachable.insert(Int(graph.configurations[0].state))
-        case .configurations:
-            covered.insert(0)
-            reachable.insert(0)
-        case .transitions:
-            break
-        }
+        var configBits: UInt64 = 0
+        for (k, isConfig) in layout.isConfig.enumerated() where isConfig { configBits |= 1 << UInt64(k) }
+        let secrets = model.secrets
 
-        /// The shortest sequence of (configuration, move index) from `start` whose last move covers something new.
-        func nearest(from start: Int) -> [(from: Int, move: Int)]? {
-            var reachedBy = [(from: Int, move: Int)?](repeating: nil, count: graph.count)
-            var seen = [Bool](repeating: false, count: graph.count)
-            seen[start] = true
-            var queue = [start]
-            var head = 0
-            while head < queue.count {
-                let node = queue[head]
-                head += 1
-                for (m, move) in moves[node].enumerated() {
-                    if !covered.contains(item(of: move)) {
-                        var steps = [(from: node, move: m)]
-                        var cursor = node
-                        while let previous = reachedBy[cursor] {
-                            steps.append(previous)
-                            cursor = previous.from
-                        }
-                        return steps.reversed()
-                    }
-                    let child = Int(move.child)
-                    if !seen[child] {
-                        seen[child] = true
-                        reachedBy[child] = (node, m)
-                        queue.append(child)
+        var paths: [Path] = []
+        var reachableCount = 0
+        var lowerBound = 0
+        // Each variant's root is found before any other configuration, in variant order.
+        let roots = (0..<graph.count).prefix { graph.parent[$0] < 0 }
+        for root in roots {
+            // What this variant reaches, from its own root.
+            var reachable = Set<Int>()
+            var seenFromRoot = [Bool](repeating: false, count: graph.count)
+            seenFromRoot[root] = true
+            var frontier = [root]
+            while let node = frontier.popLast() {
+                for move in moves[node] {
+                    reachable.insert(item(of: move))
+                    if !seenFromRoot[Int(move.child)] {
+                        seenFromRoot[Int(move.child)] = true
+                        frontier.append(Int(move.child))
                     }
                 }
             }
-            return nil
-        }
+            var covered = Set<Int>()
+            switch target {
+            case .states:
+                covered.insert(Int(graph.configurations[root].state))
+                reachable.insert(Int(graph.configurations[root].state))
+            case .configurations:
+                covered.insert(root)
+                reachable.insert(root)
+            case .transitions:
+                break
+            }
+            reachableCount += reachable.count
+            lowerBound += target == .transitions ? reachable.count : reachable.count - 1
 
-        var paths: [Path] = []
-        var current = 0
-        var path = Path(events: [], states: [], data: [])
-        while covered.count < reachable.count {
-            guard let steps = nearest(from: current) else {
-                // Nothing new from here: end this path and start over, unless the start is stuck too.
-                if path.events.isEmpty { break }
-                paths.append(path)
-                path = Path(events: [], states: [], data: [])
-                current = 0
-                continue
+            /// The shortest sequence of (configuration, move index) from `start` whose last move covers something new.
+            func nearest(from start: Int) -> [(from: Int, move: Int)]? {
+                var reachedBy = [(from: Int, move: Int)?](repeating: nil, count: graph.count)
+                var seen = [Bool](repeating: false, count: graph.count)
+                seen[start] = true
+                var queue = [start]
+                var head = 0
+                while head < queue.count {
+                    let node = queue[head]
+                    head += 1
+                    for (m, move) in moves[node].enumerated() {
+                        if !covered.contains(item(of: move)) {
+                            var steps = [(from: node, move: m)]
+                            var cursor = node
+                            while let previous = reachedBy[cursor] {
+                                steps.append(previous)
+                                cursor = previous.from
+                            }
+                            return steps.reversed()
+                        }
+                        let child = Int(move.child)
+                        if !seen[child] {
+                            seen[child] = true
+                            reachedBy[child] = (node, m)
+                            queue.append(child)
+                        }
+                    }
+                }
+                return nil
             }
-            for step in steps {
-                let move = moves[step.from][step.move]
-                covered.insert(item(of: move))
-                let child = graph.configurations[Int(move.child)]
-                path.events.append(model.events[Int(move.event)])
-                path.states.append(model.states[Int(child.state)])
-                path.data.append(model.names(of: KeySet(bits: child.keys)))
-                current = Int(move.child)
+
+            let variant = carriesValues && model.variants.indices.contains(root) ? model.variants[root] : []
+            let empty = Path(events: [], states: [], data: [], variant: variant, chosen: [], values: carriesValues ? [] : nil)
+            var current = root
+            var path = empty
+            while covered.count < reachable.count {
+                guard let steps = nearest(from: current) else {
+                    // Nothing new from here: end this path and start over, unless the start is stuck too.
+                    if path.events.isEmpty { break }
+                    paths.append(path)
+                    path = empty
+                    current = root
+                    continue
+                }
+                for step in steps {
+                    let move = moves[step.from][step.move]
+                    covered.insert(item(of: move))
+                    let child = graph.configurations[Int(move.child)]
+                    path.events.append(model.events[Int(move.event)])
+                    path.states.append(model.states[Int(child.state)])
+                    if carriesValues {
+                        let from = graph.configurations[step.from]
+                        let emission = model.emissions[Int(from.state)][Int(move.emission)]
+                        path.chosen.append(emission.addValued.map { k in
+                            FlowSpec.KeyValue(model.keys[k], secrets.contains(KeyID(Int32(k))) ? FlowReport.redacted
+                                              : layout.domains[k][layout.field(k, in: move.effectValues)])
+                        })
+                        let entries = graph.dataEntries(keys: child.keys & ~configBits, values: child.values)
+                        path.data.append(entries.map(\.key))
+                        var values: [String: String] = [:]
+                        for entry in entries { if let value = entry.value { values[entry.key] = value } }
+                        path.values?.append(values)
+                    } else {
+                        path.data.append(model.names(of: KeySet(bits: child.keys)))
+                        path.chosen.append([])
+                    }
+                    current = Int(move.child)
+                }
             }
+            if !path.events.isEmpty { paths.append(path) }
         }
-        if !path.events.isEmpty { paths.append(path) }
         self.paths = paths
         self.target = target
-        self.reachable = reachable.count
-        self.lowerBound = target == .transitions ? reachable.count : reachable.count - 1
+        self.reachable = reachableCount
+        self.lowerBound = lowerBound
+        self.carriesValues = carriesValues
     }
 }

@@ -52,15 +52,138 @@ package enum FlowTrail {
         let actions = violation.path.dropFirst().map { step -> FuzzAction in
             step.event == "back" ? .back : .event(step.event ?? "", values: nil)
         }
-        var lockstep = Lockstep(rules: SiteRules(model: model), driver: driver, properties: [violation.property], traits: traits)
-        _ = lockstep.start()
+        var variant = [String: String]()
+        for value in violation.variant ?? [] { variant[value.key] = value.value }
+        let chosen = model.isStatic ? nil : choices(along: violation.path, model: model, variant: variantIndex(variant, model: model) ?? 0)
+        var entry = FuzzRegressions.Entry(line: 1, spec: model.name, table: model.tableHash, actions: Array(actions),
+                                          site: violation.site.description, variant: variant, after: nil,
+                                          chosen: chosen?.contains { !$0.isEmpty } == true ? chosen : nil)
+        // The frames the same run reaches, so a replay of the file follows them exactly.
+        var lockstep = Lockstep(rules: SiteRules(model: model), driver: driver, properties: [violation.property], traits: traits,
+                                frameMoves: frameMoves(model))
+        _ = lockstep.start(variant: variantIndex(variant, model: model) ?? 0)
         var after: [FuzzRegressions.Frame] = []
-        for action in actions {
-            _ = lockstep.apply(action)
-            after.append(frame(lockstep.steps[lockstep.steps.count - 1], secrets: Set(model.names(of: model.secrets))))
+        let secrets = Set(model.names(of: model.secrets))
+        for (i, action) in actions.enumerated() {
+            guard !lockstep.frames.isEmpty else { break }
+            let sent = (try? resolved(action, chosen: entry.chosen?[i] ?? [:], step: i + 1, lockstep: lockstep).get()) ?? action
+            _ = lockstep.apply(sent)
+            after.append(frame(lockstep.steps[lockstep.steps.count - 1], secrets: secrets))
         }
-        return FuzzRegressions.Entry(line: 1, spec: model.name, table: model.tableHash, actions: Array(actions),
-                                     site: violation.site.description, variant: [:], after: after)
+        entry.after = after.count == actions.count ? after : nil
+        return entry
+    }
+
+    /// A trail step that cannot be sent as recorded: why, in words.
+    struct ChoiceError: Error { var reason: String }
+
+    /// `action` with the values to send: the `chosen` value of each valued key its emission adds here (the
+    /// first value of one not chosen), the simple value of each other key; `action` itself when nothing is chosen.
+    /// - Returns: an error naming a key the step does not add or a value outside its key's values.
+    static func resolved(_ action: FuzzAction, chosen: [String: String], step: Int, lockstep: Lockstep) -> Result<FuzzAction, ChoiceError> {
+        let model = lockstep.model
+        guard !chosen.isEmpty, case let .event(name, nil) = action, !model.isStatic, !lockstep.frames.isEmpty,
+              let event = model.event(named: name),
+              let emission = model.emissions[Int(lockstep.top.state)].first(where: { $0.event == event }) else { return .success(action) }
+        let layout = model.layout
+        for (key, value) in chosen.sorted(by: { $0.key < $1.key }) {
+            guard let k = model.key(named: key)?.index, emission.addValued.contains(k) else {
+                return .failure(ChoiceError(reason: "the trail chooses \(key) for \(name), which \(name) does not add in \(model.states[Int(lockstep.top.state)])"))
+            }
+            guard layout.domains[k].contains(value) else {
+                return .failure(ChoiceError(reason: "the trail chooses \(key)=\(value), which is not one of its values (\(layout.domains[k].joined(separator: ", ")))"))
+            }
+        }
+        return .success(.event(name, values: emission.outputKeys(keyCount: model.keys.count).map { k in
+            layout.isValued(k) ? chosen[model.keys[k]] ?? layout.domains[k][0] : Lockstep.simpleValue(model.keys[k], step: step)
+        }))
+    }
+
+    /// For a flow whose moves depend on its data, every configuration's moves, so a run checks `deadlock` and `no-exit` per frame.
+    static func frameMoves(_ model: FlowModel) -> FrameMoves? {
+        model.isStatic ? nil : FrameMoves(graph: ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000), edges: false))
+    }
+
+    /// A covering path (``CoveringPaths/Path``) as a trail with no site: its variant, each step's chosen values, and the
+    /// frame after each step, so ``replay(_:model:driver:)`` drives it through a runtime and checks where it is after every step.
+    ///
+    /// Replayed, it ends ``Ending/fixed`` when the runtime follows the spec along the whole path, and
+    /// ``Ending/diverged(step:)`` where it does not.
+    package static func entry(for path: CoveringPaths.Path, model: FlowModel) -> FuzzRegressions.Entry {
+        var variant: [String: String] = [:]
+        for value in path.variant { variant[value.key] = value.value }
+        let chosen = path.chosen.map { pairs in
+            var picked: [String: String] = [:]
+            for pair in pairs where pair.value != FlowReport.redacted { picked[pair.key] = pair.value }
+            return picked
+        }
+        let after = path.states.indices.map { i in
+            FuzzRegressions.Frame(state: path.states[i], keys: model.isStatic ? path.data[i] : path.data[i].sorted(),
+                                  values: (path.values?[i] ?? [:]).filter { $0.value != FlowReport.redacted })
+        }
+        return FuzzRegressions.Entry(line: 1, spec: model.name, table: model.tableHash, actions: path.events.map { .event($0, values: nil) },
+                                     site: nil, variant: variant, after: after, chosen: chosen.contains { !$0.isEmpty } ? chosen : nil)
+    }
+
+    /// The variant `values` names (an index of ``FlowModel/roots``), or nil when the flow has no such variant.
+    ///
+    /// A flow without `config` has one variant, named by no values (`{}`).
+    package static func variantIndex(_ values: [String: String], model: FlowModel) -> Int? {
+        model.variants.firstIndex { variant in
+            variant.count == values.count && variant.allSatisfy { values[$0.key] == $0.value }
+        }
+    }
+
+    /// For each step of `path` (a violation's, its initial frame first), the value each non-secret valued key the step adds takes.
+    ///
+    /// The path is followed on the model from the root of `variant`: at each step the move of its
+    /// event that reaches the state and the values the step shows is the one taken (the first such,
+    /// or the first move when none matches); a back pops the frame.
+    /// - Complexity: O(path length · moves per frame).
+    static func choices(along path: [PathStep], model: FlowModel, variant: Int) -> [[String: String]] {
+        let layout = model.layout
+        let root = model.roots[variant]
+        var frames: [(state: Int, keys: UInt64, values: UInt64)] = [(model.initial.index, root.keys, root.values)]
+        var successors: [FlowModel.Successor] = []
+        var chosen: [[String: String]] = []
+        /// Where `successor` leads, or nil for an illegal move.
+        func landing(_ successor: FlowModel.Successor) -> (state: Int, keys: UInt64, values: UInt64)? {
+            switch successor.outcome {
+            case let .push(to, keys, values): return (to.index, keys, values)
+            case .reset: return (model.initial.index, root.keys, root.values)
+            case .illegal: return nil
+            }
+        }
+        /// Whether the frame `to` is the one `step` shows: its state, and each valued key's and counter's value it shows.
+        func shows(_ step: PathStep, _ to: (state: Int, keys: UInt64, values: UInt64)) -> Bool {
+            guard model.states[to.state] == step.state else { return false }
+            for k in model.keys.indices where layout.isValued(k) || layout.isCounter(k) {
+                guard let theirs = step.values?[model.keys[k]], theirs != FlowReport.redacted else { continue }
+                if layout.shown(k, keys: to.keys, values: to.values) != theirs { return false }
+            }
+            return true
+        }
+        for step in path.dropFirst() {
+            guard step.event != "back" else {
+                if frames.count > 1 { frames.removeLast() }
+                chosen.append([:])
+                continue
+            }
+            let top = frames[frames.count - 1]
+            model.successors(state: top.state, keys: top.keys, values: top.values, into: &successors)
+            let moves = successors.filter { model.events[$0.event.index] == step.event && landing($0) != nil }
+            guard let taken = moves.first(where: { shows(step, landing($0)!) }) ?? moves.first, let to = landing(taken) else {
+                chosen.append([:])   // an event the flow refuses here: nothing is added
+                continue
+            }
+            var picked: [String: String] = [:]
+            for k in model.emissions[top.state][taken.emission].addValued where !model.secrets.contains(KeyID(Int32(k))) {
+                picked[model.keys[k]] = layout.domains[k][layout.field(k, in: taken.effectValues)]
+            }
+            chosen.append(picked)
+            if case .reset = taken.outcome { frames = [to] } else { frames.append(to) }
+        }
+        return chosen
     }
 
     /// The trail frame of a path step: its state, keys, and the values of the non-secret keys.
@@ -88,7 +211,14 @@ package enum FlowTrail {
             return "recorded against another version of the table (\(table), now \(model.tableHash)); record it again with 'authcheck explore --trail'"
         }
         guard let site = entry.site, parseSite(site, model: model) != nil else {
-            return entry.site.map { "names the site '\($0)', which is no property@state of this flow" } ?? "names no \"site\""
+            return entry.site.map { "names the site '\($0)', which is no property@state or rule of this flow" } ?? "names no \"site\""
+        }
+        if parseSite(site, model: model)?.property.rule?.kind == .reachable {
+            return "names the rule '\(site)', a reachable rule, which no one path shows; 'authcheck check' decides it"
+        }
+        if variantIndex(entry.variant ?? [:], model: model) == nil {
+            let named = (entry.variant ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+            return "recorded in the variant {\(named)}, which is not among the variants run (\(model.variantNames.joined(separator: "; ")))"
         }
         if let unknown = entry.actions.first(where: { $0 != .back && model.event(named: $0.name) == nil }) {
             return "step \((entry.actions.firstIndex(of: unknown) ?? 0) + 1) is the event '\(unknown.name)', which the flow does not have"
@@ -98,6 +228,9 @@ package enum FlowTrail {
 
     /// The site `text` names (`property@state` or `property@state.event`), when its property and state exist.
     package static func parseSite(_ text: String, model: FlowModel) -> Site? {
+        if !text.contains("@"), let rule = Property.userProperties(of: model).first(where: { $0.id == text }) {
+            return Site(property: rule, state: nil)
+        }
         guard let at = text.firstIndex(of: "@"),
               let property = Property.all(of: model).first(where: { $0.id == text[..<at] }) else { return nil }
         let rest = String(text[text.index(after: at)...])
@@ -122,7 +255,8 @@ package enum FlowTrail {
     static func replay(_ entry: FuzzRegressions.Entry, model: FlowModel, driver: any FlowDriver, traits: DriverTraits) -> Replay {
         let site = entry.site.flatMap { parseSite($0, model: model) }
         let watched: Set<Property> = Set([Property.divergence, .undoMismatch] + (site.map { [$0.property] } ?? []))
-        var lockstep = Lockstep(rules: SiteRules(model: model), driver: driver, properties: watched, traits: traits)
+        var lockstep = Lockstep(rules: SiteRules(model: model), driver: driver, properties: watched, traits: traits,
+                                frameMoves: frameMoves(model))
         func ended(_ outcome: FuzzOutcome?, step: Int) -> Replay? {
             guard let outcome else { return nil }
             if outcome.site == site { return Replay(steps: lockstep.steps, ending: .reproduced(step: step), violation: outcome.violation) }
@@ -131,10 +265,21 @@ package enum FlowTrail {
             }
             return nil   // another site of the trail's property: not the one the trail is about
         }
-        if let done = ended(lockstep.start(), step: 0) { return done }
+        let variant = variantIndex(entry.variant ?? [:], model: model) ?? 0
+        if let done = ended(lockstep.start(variant: variant), step: 0) { return done }
+        if lockstep.frames.isEmpty {
+            return Replay(steps: [], ending: .leftTrail(step: 0, reason: "\(traits.subject) cannot run the variant \(model.variantNames[variant])"),
+                          violation: nil)
+        }
         let secrets = Set(model.names(of: model.secrets))
+        let layout = model.layout
         for (i, action) in entry.actions.enumerated() {
-            let (applicable, outcome) = lockstep.apply(action)
+            let sent: FuzzAction
+            switch resolved(action, chosen: entry.chosen?[i] ?? [:], step: i + 1, lockstep: lockstep) {
+            case let .success(resolved): sent = resolved
+            case let .failure(error): return Replay(steps: lockstep.steps, ending: .leftTrail(step: i + 1, reason: error.reason), violation: nil)
+            }
+            let (applicable, outcome) = lockstep.apply(sent)
             guard applicable else {
                 return Replay(steps: lockstep.steps, ending: .leftTrail(step: i + 1, reason:
                     "\(model.states[Int(lockstep.top.state)]) has no \(action.name) to take"), violation: nil)
@@ -145,6 +290,14 @@ package enum FlowTrail {
                     return Replay(steps: lockstep.steps, ending: .leftTrail(step: i + 1, reason:
                         "the trail recorded \(recorded.state) {\(recorded.keys.joined(separator: ", "))}, "
                         + "the flow is in \(now.state) {\(now.keys.joined(separator: ", "))}"), violation: nil)
+                }
+                // The values of valued keys and counters too: another answer is another path.
+                for k in model.keys.indices where layout.isValued(k) || layout.isCounter(k) {
+                    let name = model.keys[k]
+                    if let was = recorded.values[name], let holds = now.values[name], was != holds {
+                        return Replay(steps: lockstep.steps, ending: .leftTrail(step: i + 1, reason:
+                            "the trail recorded \(name)=\(was) in \(recorded.state), the flow holds \(name)=\(holds)"), violation: nil)
+                    }
                 }
             }
             if let done = ended(outcome, step: i + 1) { return done }
