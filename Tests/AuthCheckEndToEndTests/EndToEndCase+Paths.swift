@@ -23,6 +23,8 @@ extension EndToEndCase {
         .init("replay-v2-chosen-answer", ["replay", version2("promela-polling-no-exit"), trail("polling-no-exit-waiting")]),
         .init("replay-v2-variant-counter", ["replay", version2("promela-rules"), trail("rules-three-wrong-lock")]),
         .init("replay-v2-variant-left-out", ["replay", "--variant", "region=us", version2("promela-rules"), trail("rules-three-wrong-lock")]),
+        // A trail written when runtime paths sorted their keys and kept config values still replays: keys are compared as a set.
+        .init("replay-v2-trail-with-sorted-keys", ["replay", version2("promela-rules"), trail("rules-three-wrong-lock-sorted-keys")]),
         // authflow/2 tours: per variant, each step with the values it chose (text, JSON with the values after each step, Swift).
         .init("paths-v2-variants", ["paths", version2("promela-rules")]),
         .init("paths-v2-variants-json", ["paths", "--format", "json", version2("promela-rules")]),
