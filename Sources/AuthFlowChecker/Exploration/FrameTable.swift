@@ -32,6 +32,8 @@ struct FrameTable {
         static let resets = Facts(rawValue: 1 << 1)
         /// The walk has driven its resets (or found that an earlier table did): see ``FrameWalk/resetProbed``.
         static let resetsDriven = Facts(rawValue: 1 << 2)
+        /// The spec's own rules this configuration breaks are known: ``Entry/ruleStart``..``Entry/ruleEnd`` in ``brokenRules``.
+        static let rulesDecided = Facts(rawValue: 1 << 3)
     }
 
     /// One configuration.
@@ -47,6 +49,9 @@ struct FrameTable {
         /// The keys the runtime must hold as data: present keys but config, and counters above 0.
         var data: UInt64
         var facts: Facts = []
+        /// Once ``Facts/rulesDecided``: the rules it breaks are `brokenRules[ruleStart ..< ruleEnd]`.
+        var ruleStart: Int32 = 0
+        var ruleEnd: Int32 = 0
 
         var configuration: Configuration { Configuration(state: state, keys: keys, values: values) }
     }
@@ -85,6 +90,8 @@ struct FrameTable {
     private(set) var entries: [Entry] = []
     private(set) var moves: [Move] = []
     private(set) var checks: [Check] = []
+    /// The indices (in ``RuleCheck``) of the rules each decided configuration breaks, one configuration after another.
+    private(set) var brokenRules: [Int32] = []
     private var index: [Configuration: Int32] = [:]
     /// The buffer the semantics fills, reused.
     private var successors: [FlowModel.Successor] = []
@@ -136,6 +143,7 @@ struct FrameTable {
         entries.removeAll(keepingCapacity: true)
         moves.removeAll(keepingCapacity: true)
         checks.removeAll(keepingCapacity: true)
+        brokenRules.removeAll(keepingCapacity: true)
         index.removeAll(keepingCapacity: true)
     }
 
@@ -208,6 +216,15 @@ struct FrameTable {
         entries[c].checkStart = Int32(checkStart)
         entries[c].checkEnd = Int32(checks.count)
         entries[c].facts = facts(of: entries[c], resets: anyReset)
+    }
+
+    /// Records the rules configuration `id` breaks: its frame is the spec's, so every stack that reaches it breaks the same ones.
+    mutating func decideRules(_ id: Int32, broken: some Sequence<Int32>) {
+        let c = Int(id)
+        entries[c].ruleStart = Int32(brokenRules.count)
+        brokenRules.append(contentsOf: broken)
+        entries[c].ruleEnd = Int32(brokenRules.count)
+        entries[c].facts.insert(.rulesDecided)
     }
 
     /// Records that configuration `id`'s resets were driven.

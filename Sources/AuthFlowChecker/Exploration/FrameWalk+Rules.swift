@@ -4,24 +4,36 @@ import AuthFlow
 /// (see `Walk+Rules.swift`): on the spec's frame where the runtime holds it, on the frame read through
 /// the driver where an action left the runtime elsewhere.
 extension FrameWalk {
-    /// Checks the rules on the frame of the node just entered, which the runtime holds.
-    /// Only the rules the data could break in `state` are evaluated (none, in most states of most flows).
+    /// Checks the rules on the frame of the node just entered (configuration `id`), which the runtime holds.
+    ///
+    /// The frame is the spec's, so which rules it breaks is a fact of the configuration: decided once, at its
+    /// first visit, from the rules the data could break in its state, and read back at every other stack.
     @inline(__always)
-    mutating func checkRules(state: Int32, keys: UInt64, values: UInt64) {
+    mutating func checkRules(_ id: Int32) {
         if rules.isEmpty { return }
-        let range = rules.candidateRange(state)
-        if range.isEmpty { return }
-        checkEachRule(range, state: state, keys: keys, values: values)
+        if !table.entries[Int(id)].facts.contains(.rulesDecided) { decideRules(id) }
+        let entry = table.entries[Int(id)]
+        if entry.ruleStart < entry.ruleEnd { recordRules(entry) }
     }
 
     @inline(never)
-    mutating func checkEachRule(_ range: Range<Int>, state: Int32, keys: UInt64, values: UInt64) {
+    mutating func decideRules(_ id: Int32) {
+        let entry = table.entries[Int(id)], rules = self.rules
+        let broken = rules.candidateRange(entry.state).filter {
+            rules.breaksCandidate($0, state: entry.state, keys: entry.keys, values: entry.values)
+        }
+        table.decideRules(id, broken: broken.map { Int32(rules.candidateRules[$0]) })
+    }
+
+    /// Records each rule `entry` breaks at this stack, unless it was found at a shorter one.
+    @inline(never)
+    mutating func recordRules(_ entry: FrameTable.Entry) {
         let length = Int32(nodes.count - 1)
-        for i in range {
-            let r = rules.candidateRules[i]
-            guard ruleFound[r] >= length && rules.breaksCandidate(i, state: state, keys: keys, values: values) else { continue }
+        for k in Int(entry.ruleStart)..<Int(entry.ruleEnd) {
+            let r = Int(table.brokenRules[k])
+            guard ruleFound[r] >= length else { continue }
             ruleFound[r] = length
-            let rules = self.rules
+            let rules = self.rules, state = entry.state, keys = entry.keys, values = entry.values
             record(Site(property: rules.properties[r], state: nil), state: model.states[Int(state)], trigger: nil, mismatch: nil) { model in
                 rules.message(r, state: model.states[Int(state)], keys: keys, values: values)
             }

@@ -306,7 +306,7 @@ struct FrameWalk<Driver: FlowDriver> {
             resync()
             return
         }
-        checkRules(state: entry.state, keys: entry.keys, values: entry.values)
+        checkRules(node.config)
         // A reset cannot be undone: the resets of a configuration are driven once, at the shallowest stack that reaches it.
         var driveResets = false
         if entry.facts.contains(.resets) && !entry.facts.contains(.resetsDriven) {
