@@ -12,16 +12,18 @@ import AuthFlowChecker
 ///   "stats": { "states": 2, "configurations": 2, "depth": 12, "stacks": 2, "seconds": 0.001 } }
 /// ```
 enum CoverageJSON {
+    /// The members that open a state's object in coverage and in traces: its name, its role and whether the spec reaches it.
+    static func stateHeader(_ name: String, initial: Bool, success: Bool, abort: Bool, reachable: Bool) -> [(String, JSON)] {
+        [("state", .string(name)), ("initial", .bool(initial)), ("success", .bool(success)), ("abort", .bool(abort)),
+         ("reachable", .bool(reachable))]
+    }
+
     static func render(_ report: CoverageReport) -> JSON {
         let coverage = report.coverage
         let violations = report.violationsByState
         let states: [JSON] = coverage.states.map { state in
-            .object(JSONObject([
-                ("state", .string(state.name)),
-                ("initial", .bool(state.isInitial)),
-                ("success", .bool(state.isSuccess)),
-                ("abort", .bool(state.isAbort)),
-                ("reachable", .bool(state.reachable)),
+            .object(JSONObject(stateHeader(state.name, initial: state.isInitial, success: state.isSuccess, abort: state.isAbort,
+                                           reachable: state.reachable) + [
                 ("configurations", .int(state.configurations)),
                 ("stacks", .int(state.stacks)),
                 ("violations", .array((violations[state.name] ?? []).map { violation in

@@ -38,12 +38,8 @@ enum TracesJSON {
             ]))
         }
         let states: [JSON] = report.states.map { state in
-            .object(JSONObject([
-                ("state", .string(state.name)),
-                ("initial", .bool(state.isInitial)),
-                ("success", .bool(state.isSuccess)),
-                ("abort", .bool(state.isAbort)),
-                ("reachable", .bool(state.reachable)),
+            .object(JSONObject(CoverageJSON.stateHeader(state.name, initial: state.isInitial, success: state.isSuccess,
+                                                        abort: state.isAbort, reachable: state.reachable) + [
                 ("sessions", .int(state.sessions)),
                 ("entries", .int(state.entries)),
                 ("exits", .int(state.exits)),
