@@ -152,13 +152,7 @@ extension FlowModel {
     }
 
     /// The position among an emission's `rows` of the first whose `when` holds on the data after its
-    /// effects `(keys, values)`, or `nil` when none does (an illegal transition): first match wins.
-    @usableFromInline @inline(__always)
-    package func firstRow(in rows: UnsafeBufferPointer<GuardedRow>, state: Int, keys: UInt64, values: UInt64) -> Int? {
-        Self.firstRow(in: rows, state: state, keys: keys, values: values, layout: layout)
-    }
-
-    /// ``firstRow(in:state:keys:values:)`` with the model's layout given.
+    /// effects `(keys, values)` in `layout`, or `nil` when none does (an illegal transition): first match wins.
     @inline(__always)
     package static func firstRow(in rows: UnsafeBufferPointer<GuardedRow>, state: Int, keys: UInt64, values: UInt64, layout: DataLayout) -> Int? {
         for r in rows.indices where rows[r].when?.holds(state: Int32(state), keys: keys, values: values, layout: layout) ?? true { return r }

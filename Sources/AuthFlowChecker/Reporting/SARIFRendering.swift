@@ -22,9 +22,7 @@ package enum SARIFRenderer {
         log(reports, toolVersion: toolVersion).rendered(pretty: true)
     }
 
-    /// The rule ids of the driver, in order: every built-in property, then the extra rules, then the specs' own properties.
-    package static func ruleIDs(_ reports: [LocatedReport] = []) -> [String] { rules(reports).map(\.id) }
-
+    /// The rules of the driver, in order: every built-in property, then the extra rules, then the specs' own properties.
     static func rules(_ reports: [LocatedReport]) -> [(id: String, summary: String)] {
         var rules = Property.builtIn.map { ($0.id, $0.summary) } + Finding.extraRules
         var seen = Set(rules.map(\.0))
