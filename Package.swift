@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "PropertyTesting"),
         .target(name: "AuthFlowChecker", dependencies: ["AuthFlow", "PropertyTesting"]),
         .target(name: "AuthCheckCLI", dependencies: ["AuthFlow", "AuthFlowChecker"]),
+        // Generators of large flows and tracker logs for tests and benchmarks: in no product, so they never ship.
+        .target(name: "FlowGenerators", dependencies: ["AuthFlow", "AuthFlowChecker", "PropertyTesting"]),
         .executableTarget(name: "authcheck", dependencies: ["AuthCheckCLI"]),
         .plugin(
             name: "AuthCheckPlugin",
@@ -41,14 +43,14 @@ let package = Package(
         .executableTarget(name: "authcheck-testing", dependencies: ["AuthCheckCLI", "AuthCheckTestSupport"]),
         .executableTarget(
             name: "authcheck-bench",
-            dependencies: ["AuthFlow", "AuthFlowChecker", "PropertyTesting", "SignInCoordinatorExample"],
+            dependencies: ["AuthFlow", "AuthFlowChecker", "PropertyTesting", "FlowGenerators", "SignInCoordinatorExample"],
             path: "Benchmarks/authcheck-bench"
         ),
         .testTarget(name: "AuthFlowTests", dependencies: ["AuthFlow", "PropertyTesting"]),
         .testTarget(name: "PropertyTestingTests", dependencies: ["PropertyTesting"]),
         .testTarget(
             name: "AuthFlowCheckerTests",
-            dependencies: ["AuthFlowChecker", "AuthFlow", "PropertyTesting", "AuthCheckTestSupport"],
+            dependencies: ["AuthFlowChecker", "AuthFlow", "PropertyTesting", "AuthCheckTestSupport", "FlowGenerators"],
             resources: [.copy("Fixtures")]
         ),
         // The command in process: parsing, formatting, the checker's figures as the command prints them.

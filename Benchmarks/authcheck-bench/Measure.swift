@@ -1,3 +1,4 @@
+import FlowGenerators
 import AuthFlow
 import AuthFlowChecker
 import Foundation

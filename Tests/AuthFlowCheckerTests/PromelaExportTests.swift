@@ -1,3 +1,4 @@
+import FlowGenerators
 import AuthFlow
 @testable import AuthFlowChecker
 import Foundation

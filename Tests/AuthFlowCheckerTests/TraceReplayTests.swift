@@ -1,3 +1,4 @@
+import FlowGenerators
 import AuthCheckTestSupport
 import AuthFlow
 @testable import AuthFlowChecker

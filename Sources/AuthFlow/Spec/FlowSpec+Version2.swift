@@ -124,14 +124,6 @@ extension FlowSpec {
         case user, system
     }
 
-    /// One requirement of a step's input contract.
-    public enum Requirement: Hashable, Sendable {
-        /// The key must be present.
-        case key(String)
-        /// At least one of the keys must be present.
-        case anyOf([String])
-    }
-
     /// A global row: every non-terminal state but the excepted ones emits `on` and goes to `to`.
     public struct AnywhereRow: Hashable, Sendable {
         public var on: String

@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthFlowChecker
 import Foundation
 import PropertyTesting
 
