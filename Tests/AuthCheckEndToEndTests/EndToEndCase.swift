@@ -243,6 +243,8 @@ extension EndToEndCase {
         .init("passcode-json-stdin", ["passcode", "--format=json"], stdin: "۱۲۳۴۵۶\n12 34 56 78\n"),
         .init("passcode-report-length", ["passcode", "--report-length", "123456", "1234567", "12 3", ""]),
         .init("passcode-bad-format", ["passcode", "--format", "yaml", "123"]),
+        .init("passcode-lowercase-alphabet", ["passcode", "--alphabet", "abc", "abc"]),
+        .init("passcode-space-alphabet", ["passcode", "--alphabet", " ", "12 34"]),
     ]
 
     /// Wrong usage: what was wrong, the nearest option or command, then the usage (exit 2).

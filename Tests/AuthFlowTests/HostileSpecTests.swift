@@ -52,6 +52,14 @@ enum Hostile {
     static let longShown = String(repeating: "s", count: SpecLimits.shownNameLength) + "…(\(SpecLimits.maxNameBytes + 1) bytes)"
     static let invisible = "names may not contain control or invisible formatting characters"
     static let tooLong = "is \(SpecLimits.maxNameBytes + 1) bytes long; names may be at most \(SpecLimits.maxNameBytes) bytes"
+    static let ignorable = "a default-ignorable character, drawn as nothing"
+    static let lookAlike = "the two look the same but are different names; write both the same way"
+
+    /// Why a passcode alphabet's characters are refused, as the loader and `--alphabet` say it.
+    static func neverOutputs(_ which: String, _ them: String) -> String {
+        "the normaliser never outputs \(which) (it uppercases letters, folds compatibility forms, makes every script's digits ASCII, "
+            + "and removes whitespace, dashes, invisible characters and combining marks), so no code could hold \(them)"
+    }
 }
 
 /// The spec loader on hostile input: every malformed, oversized or absurd document is refused
@@ -91,9 +99,10 @@ enum Hostile {
         HostileSpec("lines ending in CR", "{\r\"a\"\r1}", "$", (3, 1), "malformed JSON: expected ':' after object key, found '1'"),
         HostileSpec("a duplicate key", #"{"format": "authflow/1", "format": "authflow/1"}"#, "$", (1, 26),
                     #"malformed JSON: duplicate key "format" (first at 1:2)"#),
-        HostileSpec("duplicate step names, one decomposed",
+        HostileSpec("step names that differ only by normalisation, one decomposed",
                     Hostile.minimal(replacing: #""b":{}"#, with: "\"\u{E9}\":{},\"e\u{301}\":{}"), "$", (1, 105),
-                    "malformed JSON: duplicate key \"e\u{301}\" (first at 1:98)"),
+                    "keys \"e\u{301}\" and \"\u{E9}\" (at 1:98) differ only by Unicode normalisation (U+0065 U+0301 here, U+00E9 there): "
+                        + "they look the same but are different keys; write both the same way"),
         HostileSpec("a string over 1 MiB", "[\"" + Hostile.repeated("x", (1 << 20) + 1) + "\"]", "$", (1, 2),
                     "malformed JSON: string longer than the limit of 1048576 bytes"),
     ]
@@ -224,7 +233,52 @@ enum Hostile {
                     "transition target 'zz' is not a step (steps: s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, … (5000 in all))"),
     ]
 
-    static let all = malformedJSON + encoding + nesting + types + limits + semantics
+
+    /// Names the loader must refuse for what they are made of or how they are written: invisible
+    /// default-ignorable code points, and names that differ only by Unicode normalisation.
+    static let names: [HostileSpec] = [
+        HostileSpec("a combining grapheme joiner in a state name", Hostile.minimal(replacing: #""initial":"a""#, with: #""initial":"a\u034Fb""#),
+                    "$.initial", (1, 34), #"state name 'a\u{34F}b' contains U+034F, \#(Hostile.ignorable); \#(Hostile.invisible)"#),
+        HostileSpec("a Hangul filler for a step name", Hostile.minimal(replacing: #""b":{}"#, with: #""b":{},"\u3164":{}"#),
+                    #"$.steps["\u3164"]"#, (1, 105), #"state name '\u{3164}' contains U+3164, \#(Hostile.ignorable); \#(Hostile.invisible)"#),
+        HostileSpec("a variation selector in a data key", Hostile.minimal(replacing: #""b":{}"#, with: #""b":{"requires":["k\uFE0F"]}"#),
+                    "$.steps.b.requires[0]", (1, 115), #"data key 'k\u{FE0F}' contains U+FE0F, \#(Hostile.ignorable); \#(Hostile.invisible)"#),
+        HostileSpec("a tag character in an event name", Hostile.minimal(replacing: #""go":[]"#, with: #""go":[],"g\uDB40\uDC41":[]"#),
+                    #"$.steps.a.emits["g\udb40\udc41"]"#, (1, 96), #"event name 'g\u{E0041}' contains U+E0041, an invisible formatting character; \#(Hostile.invisible)"#),
+        HostileSpec("two step names, one with the Kelvin sign", Hostile.minimal(replacing: #""b":{}"#, with: #""b":{},"K":{},"\u212A":{}"#),
+                    "$", (1, 112), "keys \"\u{212A}\" and \"K\" (at 1:105) differ only by Unicode normalisation (U+212A here, U+004B there): "
+                        + "they look the same but are different keys; write both the same way"),
+        HostileSpec("a transition target written with the Kelvin sign",
+                    #"{"format":"authflow/1","initial":"a","success":["K"],"abort":[],"steps":{"a":{"emits":{"go":[]}},"K":{}},"transitions":[{"from":"a","on":"go","to":"\u212A"}]}"#,
+                    "$.transitions[0].to", (1, 148), "transition target '\u{212A}' differs from step 'K' only by Unicode normalisation "
+                        + "(U+212A here, U+004B there): \(Hostile.lookAlike)"),
+        HostileSpec("an event written precomposed in emits and decomposed in the table",
+                    #"{"format":"authflow/1","initial":"a","success":["b"],"abort":[],"steps":{"a":{"emits":{"\u00e9":[]}},"b":{}},"transitions":[{"from":"a","on":"e\u0301","to":"b"}]}"#,
+                    "$.transitions[0].on", (1, 142), "event name 'e\u{301}' differs from the event '\u{E9}' only by Unicode normalisation "
+                        + "(U+0065 U+0301 here, U+00E9 there): \(Hostile.lookAlike)"),
+        HostileSpec("a data key written two ways",
+                    #"{"format":"authflow/1","initial":"a","success":["b"],"abort":[],"steps":{"a":{"emits":{"go":["e\u0301"]}},"b":{"requires":["\u00e9"]}},"transitions":[{"from":"a","on":"go","to":"b"}]}"#,
+                    "$.steps.b.requires[0]", (1, 124), "data key '\u{E9}' differs from the data key 'e\u{301}' only by Unicode normalisation "
+                        + "(U+00E9 here, U+0065 U+0301 there): \(Hostile.lookAlike)"),
+        HostileSpec("a value listed two ways",
+                    #"{"format":"authflow/2","initial":"a","success":["b"],"abort":[],"data":{"m":{"values":["\u00e9","e\u0301"]}},"steps":{"a":{"emits":{"go":{"set":{"m":"\u00e9"}}}},"b":{}},"transitions":[{"from":"a","on":"go","to":"b"}]}"#,
+                    "$.data.m.values", (1, 87), "the value 'e\u{301}' differs from the value '\u{E9}' only by Unicode normalisation "
+                        + "(U+0065 U+0301 here, U+00E9 there): \(Hostile.lookAlike)"),
+        HostileSpec("a /2 shorthand emission adding a counter",
+                    #"{"format":"authflow/2","initial":"a","success":["b"],"abort":[],"data":{"n":{"max":2}},"steps":{"a":{"emits":{"go":["n"]}},"b":{}},"transitions":[{"from":"a","on":"go","to":"b"}]}"#,
+                    "$.steps.a.emits.go[0]", (1, 117), "'n' is a counter: increment it, or clear it to 0"),
+        HostileSpec("a passcode alphabet of lowercase letters", Hostile.minimal(replacing: #""abort":[]"#, with: #""abort":[],"passcode":{"alphabet":"abc"}"#),
+                    "$.passcode.alphabet", (1, 88), "the alphabet holds 'a' (U+0061), 'b' (U+0062), 'c' (U+0063); \(Hostile.neverOutputs("any of them", "them")); "
+                        + #"write "ABC", as the normaliser outputs them"#),
+        HostileSpec("a passcode alphabet of one space", Hostile.minimal(replacing: #""abort":[]"#, with: #""abort":[],"passcode":{"alphabet":" "}"#),
+                    "$.passcode.alphabet", (1, 88), "the alphabet holds ' ' (U+0020); \(Hostile.neverOutputs("it", "it")); "
+                        + "remove it; nothing of the alphabet is left, so write the characters a code holds"),
+        HostileSpec("a passcode alphabet with a dash", Hostile.minimal(replacing: #""abort":[]"#, with: #""abort":[],"passcode":{"alphabet":"0123456789-"}"#),
+                    "$.passcode.alphabet", (1, 88), "the alphabet holds '-' (U+002D); \(Hostile.neverOutputs("it", "it")); "
+                        + #"remove it: write "0123456789""#),
+    ]
+
+    static let all = malformedJSON + encoding + nesting + types + limits + semantics + names
 
     @Test(arguments: all)
     func isRefusedWithItsFirstProblemLocated(_ hostile: HostileSpec) {
@@ -271,6 +325,36 @@ enum Hostile {
             SpecIssue(path: #"$.steps["e\u2028f"]"#, location: AuthFlow.SourceLocation(line: 1, column: 133),
                       message: #"state name 'e\u{2028}f' contains U+2028, an invisible formatting character; \#(Hostile.invisible)"#),
         ])) { try SpecLoader.load(json: json) }
+    }
+
+    /// Every code point of Unicode's Default_Ignorable_Code_Point set is refused in a name, by its code point.
+    @Test func everyDefaultIgnorableCodePointIsRefusedInNames() {
+        let ranges: [ClosedRange<UInt32>] = [
+            0x00AD...0x00AD, 0x034F...0x034F, 0x061C...0x061C, 0x115F...0x1160, 0x17B4...0x17B5, 0x180B...0x180F,
+            0x200B...0x200F, 0x202A...0x202E, 0x2060...0x206F, 0x3164...0x3164, 0xFE00...0xFE0F, 0xFEFF...0xFEFF,
+            0xFFA0...0xFFA0, 0xFFF0...0xFFF8, 0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0000...0xE0FFF,
+        ]
+        var refused = 0
+        for value in ranges.joined() {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let problem = SpecLimits.nameProblem("a\(scalar)b", what: "state name")
+            #expect(problem?.contains("contains \(scalar.codePoint), ") == true, "\(scalar.codePoint): \(problem ?? "accepted")")
+            if problem != nil { refused += 1 }
+        }
+        #expect(refused == 4_174)
+        // Visible neighbours of the set stay allowed: Hangul letters, the letter before the fillers.
+        for name in ["\u{3163}", "\u{1161}", "a\u{0301}", "\u{FFA1}"] {
+            #expect(SpecLimits.nameProblem(name, what: "state name") == nil, "\(name.unicodeScalars.map(\.codePoint))")
+        }
+    }
+
+    /// A model finds a name only as written: the Kelvin sign is not the state `K`, `é` decomposed not the event `é`.
+    @Test func aModelLooksNamesUpScalarForScalar() throws {
+        let json = #"{"format":"authflow/1","initial":"K","success":["b"],"abort":[],"steps":{"K":{"emits":{"\u00e9":["\u00e9"]}},"b":{}},"transitions":[{"from":"K","on":"\u00e9","to":"b"}]}"#
+        let model = try SpecLoader.load(json: json)
+        #expect(model.state(named: "K") != nil && model.state(named: "\u{212A}") == nil)
+        #expect(model.event(named: "\u{E9}") != nil && model.event(named: "e\u{301}") == nil)
+        #expect(model.key(named: "\u{E9}") != nil && model.key(named: "e\u{301}") == nil)
     }
 
     // MARK: - Thousands of states

@@ -202,8 +202,16 @@ struct MalformedJSON: Sendable, CustomTestStringConvertible {
         MalformedJSON("duplicate key on another line", "{\n  \"x\": 1,\n  \"y\": {},\n  \"x\": 2\n}", "4:3",
                       #"duplicate key "x" (first at 2:3)"#),
         MalformedJSON("duplicate key via escape", #"{"ab": 1, "\u0061b": 2}"#, "1:11", #"duplicate key "ab" (first at 1:2)"#),
-        MalformedJSON("canonically equivalent keys", "{\"\u{E9}\": 1, \"e\u{301}\": 2}", "1:10",
-                      "duplicate key \"e\u{301}\" (first at 1:2)"),
+        MalformedJSON("keys that differ only by normalisation", "{\"\u{E9}\": 1, \"e\u{301}\": 2}", "1:10",
+                      "keys \"e\u{301}\" and \"\u{E9}\" (at 1:2) differ only by Unicode normalisation (U+0065 U+0301 here, U+00E9 there): "
+                        + "they look the same but are different keys; write both the same way"),
+        MalformedJSON("the Kelvin sign and K", "{\"K\": 1, \"\u{212A}\": 2}", "1:10",
+                      "keys \"\u{212A}\" and \"K\" (at 1:2) differ only by Unicode normalisation (U+212A here, U+004B there): "
+                        + "they look the same but are different keys; write both the same way"),
+        MalformedJSON("the Kelvin sign and K in a large object",
+                      "{" + (0..<20).map { "\"k\($0)\": 0, " }.joined() + "\"K\": 1, \"\u{212A}\": 2}", "1:200",
+                      "keys \"\u{212A}\" and \"K\" (at 1:192) differ only by Unicode normalisation (U+212A here, U+004B there): "
+                        + "they look the same but are different keys; write both the same way"),
         MalformedJSON("same key in sibling objects is fine, in one object not", #"[{"a":1},{"a":1,"a":1}]"#, "1:17",
                       #"duplicate key "a" (first at 1:11)"#),
         MalformedJSON("10,000 nested arrays", String(repeating: "[", count: 10_000), "1:201", "nesting deeper than 200"),
@@ -214,8 +222,11 @@ struct MalformedJSON: Sendable, CustomTestStringConvertible {
     ]
 
     @Test(arguments: malformed)
-    func malformedInputIsRefusedWithLocationAndMessage(_ example: MalformedJSON) {
-        #expect(throws: example.error) { try JSONParser.parse(example.bytes) }
+    func malformedInputIsRefusedWithLocationAndMessage(_ example: MalformedJSON) throws {
+        let error = try #require(throws: JSONParseError.self) { try JSONParser.parse(example.bytes) }
+        #expect(error.message == example.error.message && error.location == example.error.location, "\(error)")
+        // Keys that differ only by normalisation are well-formed JSON, refused all the same; the loader does not call them malformed.
+        #expect(error.isMalformed == !error.message.contains("differ only by Unicode normalisation"))
     }
 
     @Test func errorDescriptionIsLineColonColumnThenMessage() {

@@ -209,6 +209,21 @@ enum PasscodePolicies {
         #expect(normaliser.unreachableAlphabet == [])
     }
 
+    /// A spec's alphabet and `--alphabet` are refused when they hold a character the normaliser never outputs, with the fix.
+    @Test func anAlphabetTheNormaliserCannotOutputIsRefusedWithTheFix() {
+        #expect(PasscodePolicy.alphabetProblem(PasscodePolicy.defaultAlphabet) == nil)
+        #expect(PasscodePolicy.alphabetProblem("0123456789") == nil)
+        #expect(PasscodePolicy.alphabetProblem("abc")?.hasSuffix(#"; write "ABC", as the normaliser outputs them"#) == true)
+        #expect(PasscodePolicy.alphabetProblem("\u{0660}\u{0661}")?.hasSuffix(#"; write "01", as the normaliser outputs them"#) == true)
+        #expect(PasscodePolicy.alphabetProblem(" ")?.hasSuffix("; remove it; nothing of the alphabet is left, so write the characters a code holds") == true)
+        #expect(PasscodePolicy.alphabetProblem("0123456789-")?.hasSuffix(#"; remove it: write "0123456789""#) == true)
+        #expect(PasscodePolicy.alphabetProblem("abcdefghij")?.contains("'h' (U+0068) and 2 more;") == true)
+        for policy in PasscodePolicies.all {
+            let refused = PasscodePolicy.alphabetProblem(policy.alphabetText) != nil
+            #expect(refused == !PasscodeNormaliser(policy: policy).unreachableAlphabet.isEmpty, "\(policy.alphabetText)")
+        }
+    }
+
     @Test func unreachableAlphabetCharactersAreListed() {
         #expect(PasscodeNormaliser(policy: PasscodePolicies.lowercase).unreachableAlphabet == ["a", "b", "c", "x", "y", "z"])
         #expect(PasscodeNormaliser(policy: PasscodePolicies.combining).unreachableAlphabet == ["e", "\u{E9}", "\u{301}"])

@@ -17,6 +17,7 @@ enum PasscodeCommand: Subcommand {
     static let alphabet = Option<String?>("--alphabet", value: "CHARS", help: "the characters a code may hold (default A-Z and 0-9, or the spec's)",
                                           default: nil) { text, name throws(UsageError) in
         guard !text.isEmpty else { throw .invalidValue(option: name, value: text, reason: "the alphabet must not be empty") }
+        if let problem = PasscodePolicy.alphabetProblem(text) { throw .invalidValue(option: name, value: text, reason: problem) }
         return text
     }
     static let spec = Option<String?>("--spec", value: "FILE",

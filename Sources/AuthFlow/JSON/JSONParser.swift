@@ -37,6 +37,9 @@ package struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertib
     package var message: String
     /// Where it was found.
     package var location: SourceLocation
+    /// Whether the document is not JSON at all; false for well-formed JSON the parser still
+    /// refuses: an object with two keys that differ only by Unicode normalisation.
+    package var isMalformed = true
 
     /// Creates an error.
     package init(message: String, location: SourceLocation) {
@@ -58,8 +61,10 @@ package struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertib
 ///   A UTF-16 or UTF-32 byte-order mark, or text with NUL bytes between characters, is refused:
 ///   the file must be UTF-8.
 /// - Duplicate keys in an object are refused, at the second key, naming where the first one is.
-///   Keys are compared as Swift strings, so canonically equivalent keys (`"é"` written
-///   precomposed and decomposed) are duplicates too: they would collide in any `Dictionary`.
+///   Keys that differ only by Unicode normalisation (`"é"` precomposed and decomposed, `"K"` and
+///   U+212A KELVIN SIGN) are different keys that look the same, and would collide in any
+///   `Dictionary` (Swift's `==` treats them as equal): they are refused too, with a message that
+///   says so and names the code points that differ (``JSONParseError/isMalformed`` is false).
 /// - Numbers keep their literal text and are never refused for size: ``JSONNumber/int`` and
 ///   ``JSONNumber/double`` are `nil` when they cannot hold the value.
 /// - Lines end at LF, CR LF or a lone CR; columns count Unicode scalars (see ``SourceLocation``).

@@ -45,7 +45,7 @@ struct _JSONScanner {
         var pendingKey = ""
         var pendingKeyLocation = SourceLocation(line: 0, column: 0)
         /// Key → location, built once an object is too large for a linear duplicate scan.
-        var keyIndex: [String: SourceLocation]? = nil
+        var keyIndex: [String: (key: String, location: SourceLocation)]? = nil
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONNode {
@@ -191,8 +191,18 @@ struct _JSONScanner {
         let keyLocation = location(at: pos)
         let key = try readString()
         if let first = firstLocation(of: key, in: &frame) {
+            // String's == found it: the same key, or one that differs only by Unicode normalisation.
+            if !TextScalars.same(first.key, key) {
+                let (here, there) = TextScalars.normalisationDifference(key, first.key)
+                var error = JSONParseError(
+                    message: "keys \(JSON.quoted(key)) and \(JSON.quoted(first.key)) (at \(first.location)) differ only by Unicode "
+                        + "normalisation (\(here) here, \(there) there): they look the same but are different keys; write both the same way",
+                    location: keyLocation)
+                error.isMalformed = false
+                throw error
+            }
             throw JSONParseError(
-                message: "duplicate key \(JSON.quoted(key)) (first at \(first))", location: keyLocation)
+                message: "duplicate key \(JSON.quoted(key)) (first at \(first.location))", location: keyLocation)
         }
         frame.pendingKey = key
         frame.pendingKeyLocation = keyLocation
@@ -204,16 +214,20 @@ struct _JSONScanner {
         skipWhitespace()
     }
 
-    /// Where `key` was first written in the object being read, if it already has it.
-    private func firstLocation(of key: String, in frame: inout Frame) -> SourceLocation? {
+    /// The key the object being read already has that `key` equals as Swift compares strings
+    /// (canonically equivalent: the same key, or one written in another normalisation), and where it is.
+    ///
+    /// The parser refuses both, so an object never holds two keys `String`'s `==` cannot tell
+    /// apart, and at most one such key is ever found.
+    private func firstLocation(of key: String, in frame: inout Frame) -> (key: String, location: SourceLocation)? {
         let linearScanLimit = 16
         if frame.members.count < linearScanLimit {
-            return frame.members.first { $0.key == key }?.keyLocation
+            return frame.members.first { $0.key == key }.map { ($0.key, $0.keyLocation) }
         }
         if frame.keyIndex == nil {
-            frame.keyIndex = Dictionary(frame.members.map { ($0.key, $0.keyLocation) }, uniquingKeysWith: { a, _ in a })
+            frame.keyIndex = Dictionary(frame.members.map { ($0.key, ($0.key, $0.keyLocation)) }, uniquingKeysWith: { a, _ in a })
         } else if let last = frame.members.last {
-            frame.keyIndex![last.key] = last.keyLocation
+            frame.keyIndex![last.key] = (last.key, last.keyLocation)
         }
         return frame.keyIndex![key]
     }

@@ -179,7 +179,7 @@ public struct PasscodeNormaliser: Sendable {
 
     /// Step 3 for one scalar: the ASCII digit of a decimal digit of another script (general category
     /// Nd, such as `٣`, `۳` or `३`), or nil for anything else, ASCII digits included.
-    fileprivate static func asciiDigit(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+    static func asciiDigit(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
         guard !scalar.isASCII else { return nil }
         let properties = scalar.properties
         guard properties.numericType == .decimal, let value = properties.numericValue,
@@ -189,7 +189,7 @@ public struct PasscodeNormaliser: Sendable {
 
     /// Steps 1 and 2: compatibility folding, uppercasing, and folding again when uppercasing left
     /// non-ASCII text it changed.
-    fileprivate static func foldAndUppercase(_ input: String) -> String {
+    static func foldAndUppercase(_ input: String) -> String {
         let folded = CompatibilityFolding.nfkc(input)
         let upper = folded.uppercased()
         if upper.utf8.elementsEqual(folded.utf8) || upper.utf8.allSatisfy({ $0 < 0x80 }) {

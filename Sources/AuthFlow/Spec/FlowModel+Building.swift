@@ -151,8 +151,10 @@ struct _FlowModelBuilder {
     /// Gives each step's state an id, in declaration order; a state declared twice is an error.
     mutating func internStates() {
         for step in spec.steps {
-            if stateIndex[step.state] != nil {
-                fail(JSONPath.root.member("steps").member(step.state).text, "step '\(Self.shown(step.state))' is declared twice")
+            if let existing = stateIndex[step.state] {
+                let path = JSONPath.root.member("steps").member(step.state).text
+                let problem = SpecLimits.normalisationProblem(step.state, states[existing.index], what: "step", existingWhat: "step")
+                fail(path, problem ?? "step '\(Self.shown(step.state))' is declared twice")
                 continue
             }
             stateIndex[step.state] = StateID(states.count)
@@ -166,8 +168,15 @@ struct _FlowModelBuilder {
         emitted = Array(repeating: [], count: states.count)
     }
 
-    mutating func internEvent(_ name: String) -> EventID {
-        if let id = eventIndex[name] { return id }
+    /// The id of event `name`, given one when it is new; an event `String`'s `==` takes for one
+    /// already named but written with other scalars is reported at `path` (the spec is then refused).
+    mutating func internEvent(_ name: String, at path: @autoclosure () -> String) -> EventID {
+        if let id = eventIndex[name] {
+            if let problem = SpecLimits.normalisationProblem(name, events[id.index], what: "event name", existingWhat: "the event") {
+                fail(path(), problem)
+            }
+            return id
+        }
         let id = EventID(events.count)
         eventIndex[name] = id
         events.append(name)
@@ -178,6 +187,10 @@ struct _FlowModelBuilder {
     mutating func key(_ name: String, at path: String) -> KeyID? {
         let id: KeyID
         if let existing = keyIndex[name] {
+            if let problem = SpecLimits.normalisationProblem(name, keys[existing.index], what: "data key", existingWhat: "the data key") {
+                fail(path, problem)
+                return nil
+            }
             id = existing
         } else {
             id = KeyID(keys.count)
@@ -194,7 +207,11 @@ struct _FlowModelBuilder {
 
     /// The id of the step named `name`; reported at `path`, as a `role`, when there is none.
     mutating func checkState(_ name: String, at path: String, role: String) -> StateID? {
-        if let id = stateIndex[name] { return id }
+        if let id = stateIndex[name] {
+            guard let problem = SpecLimits.normalisationProblem(name, states[id.index], what: role, existingWhat: "step") else { return id }
+            fail(path, problem)
+            return nil
+        }
         let states = self.states
         fail(path, "\(role) '\(Self.shown(name))' is not a step (steps: \(Self.listed(states)))")
         return nil
@@ -213,9 +230,10 @@ struct _FlowModelBuilder {
     /// A spec file's names were screened by the loader already; a flow declared in Swift meets
     /// the same limits here. Each distinct name is reported once per kind.
     mutating func screenNames() {
-        var screened = Set<String>()
+        // By bytes: names String's == takes for one can differ in length (é precomposed and not).
+        var screened = Set<[UInt8]>()
         func screen(_ name: String, at path: JSONPath, what: String) {
-            guard screened.insert(what + "\u{0}" + name).inserted, let problem = SpecLimits.nameProblem(name, what: what) else { return }
+            guard screened.insert(Array((what + "\u{0}" + name).utf8)).inserted, let problem = SpecLimits.nameProblem(name, what: what) else { return }
             fail(path.text, problem)
         }
         if let name = spec.name, let problem = SpecLimits.visibilityProblem(name, what: "the flow's name") { fail("$.name", problem) }
@@ -227,7 +245,8 @@ struct _FlowModelBuilder {
             for emission in step.emits {
                 screen(emission.event, at: stepPath.member("emits").member(emission.event), what: "event name")
                 for (i, key) in emission.adds.enumerated() {
-                    screen(key, at: stepPath.member("emits").member(emission.event).index(i), what: "data key")
+                    screen(key, at: emission.addsPath(i, under: stepPath.member("emits").member(emission.event), format: spec.format),
+                           what: "data key")
                 }
             }
         }
@@ -275,10 +294,11 @@ struct _FlowModelBuilder {
                     fail(eventPath, "event '\(Self.shown(emission.event))' is listed twice in this step's emits")
                     continue
                 }
-                let event = internEvent(emission.event)
+                let event = internEvent(emission.event, at: eventPath)
                 var added: [KeyID] = []
                 for (i, name) in emission.adds.enumerated() {
-                    if let key = key(name, at: stepPath.member("emits").member(emission.event).index(i).text), !added.contains(key) {
+                    let path = emission.addsPath(i, under: stepPath.member("emits").member(emission.event), format: spec.format)
+                    if let key = key(name, at: path.text), !added.contains(key) {
                         added.append(key)
                     }
                 }
@@ -294,6 +314,11 @@ struct _FlowModelBuilder {
     /// must be a key some event adds.
     mutating func readSecrets() {
         func used(_ name: String, at path: String, list: String) -> KeyID? {
+            if let id = keyIndex[name], let problem = SpecLimits.normalisationProblem(name, keys[id.index], what: "\(list) names",
+                                                                                     existingWhat: "the data key") {
+                fail(path, problem)
+                return nil
+            }
             guard let id = keyIndex[name] else {
                 let hint = SpecLoader.suggestion(for: name, among: keys).map { " (did you mean '\($0)'?)" } ?? ""
                 fail(path, "\(list) names '\(Self.shown(name))', which no step requires or adds\(hint)")
@@ -330,7 +355,7 @@ struct _FlowModelBuilder {
                 fail(rowPath.member("on").text, "'back' is reserved for undo; it cannot be used in a transition")
                 continue
             }
-            let event = internEvent(row.on)
+            let event = internEvent(row.on, at: rowPath.member("on").text)
             guard let from, let to else { continue }
             let trigger = Self.trigger(from, event)
             if row.reset, to != initial {

@@ -60,8 +60,11 @@ extension _FlowModelBuilder {
     /// What is wrong with a domain of values, or nil: 1 to 64 distinct values.
     static func domainProblem(_ values: [String]) -> String? {
         if values.isEmpty || values.count > 64 { return "a key takes 1 to 64 values, found \(values.count)" }
-        if let repeated = values.enumerated().first(where: { values[..<$0.offset].contains($0.element) })?.element {
-            return "the value '\(shown(repeated))' is listed twice"
+        // String's == also finds a value written in another normalisation: refused as such, not as a repeat.
+        if let (offset, repeated) = values.enumerated().first(where: { values[..<$0.offset].contains($0.element) }) {
+            let first = values[..<offset].first { $0 == repeated } ?? repeated
+            return SpecLimits.normalisationProblem(repeated, first, what: "the value", existingWhat: "the value")
+                ?? "the value '\(shown(repeated))' is listed twice"
         }
         return nil
     }
@@ -139,7 +142,13 @@ extension _FlowModelBuilder {
     /// A key whose declaration was refused is known but yields nil without a second report: its
     /// uses would only repeat the declaration's mistake.
     mutating func knownKey(_ name: String, at path: JSONPath) -> KeyID? {
-        if let key = keyIndex[name] { return refusedKeys.contains(key) ? nil : key }
+        if let key = keyIndex[name] {
+            if let problem = SpecLimits.normalisationProblem(name, keys[key.index], what: "data key", existingWhat: "the data key") {
+                fail(path.text, problem)
+                return nil
+            }
+            return refusedKeys.contains(key) ? nil : key
+        }
         let hint = SpecLoader.suggestion(for: name, among: keys).map { " (did you mean '\($0)'?)" } ?? ""
         fail(path.text, "'\(Self.shown(name))' is not a data key of this flow\(hint)")
         return nil
@@ -155,6 +164,12 @@ extension _FlowModelBuilder {
             } else {
                 fail(path.text, "'\(Self.shown(name))' is not a valued key (declare it in data with \"values\")")
             }
+            return nil
+        }
+        if let index = domains[key.index].firstIndex(of: value),
+           let problem = SpecLimits.normalisationProblem(value, domains[key.index][index], what: "the value",
+                                                         existingWhat: "the value") {
+            fail(path.text, problem)
             return nil
         }
         guard let index = domains[key.index].firstIndex(of: value) else {
@@ -193,9 +208,10 @@ extension _FlowModelBuilder {
         }
         let path = makePath()
         var named = Set<String>()
-        let objectForm = spec.format == 2
+        // A list (every /1 emission, a /2 shorthand) holds only adds, at the emission's own path.
+        let format = spec.format
         func effectPath(_ list: String, _ i: Int) -> JSONPath {
-            objectForm ? path.member(list).index(i) : path.index(i)
+            list == "adds" ? emission.addsPath(i, under: path, format: format) : path.member(list).index(i)
         }
         func once(_ name: String, _ at: JSONPath) -> Bool {
             if named.insert(name).inserted { return true }
@@ -345,7 +361,7 @@ extension _FlowModelBuilder {
                 fail(path.member("on").text, "'back' is reserved for undo; it cannot be used in a transition")
                 continue
             }
-            let event = internEvent(entry.on)
+            let event = internEvent(entry.on, at: path.member("on").text)
             if let earlier = entryOf[event] {
                 fail(path.member("on").text, "anywhere[\(earlier)] already handles '\(Self.shown(entry.on))'; "
                      + "combine the two entries, or give the states their own rows")

@@ -102,12 +102,22 @@ public struct FlowModel: Sendable {
     let eventIndex: [String: EventID]
     let keyIndex: [String: KeyID]
 
-    /// The id of the state named `name`, if the flow has it.
-    public func state(named name: String) -> StateID? { stateIndex[name] }
-    /// The id of the event named `name`, if the flow has it.
-    public func event(named name: String) -> EventID? { eventIndex[name] }
-    /// The id of the data key named `name`, if the flow has it.
-    public func key(named name: String) -> KeyID? { keyIndex[name] }
+    // Names are looked up scalar for scalar: the dictionaries hash as `String` does, which takes
+    // `K` and U+212A KELVIN SIGN for one name, so a hit is checked against the name itself. A
+    // flow never holds two names of one kind that `String` cannot tell apart (the builder refuses them).
+
+    /// The id of the state named `name`, written with exactly these scalars, if the flow has it.
+    public func state(named name: String) -> StateID? {
+        stateIndex[name].flatMap { TextScalars.same(states[$0.index], name) ? $0 : nil }
+    }
+    /// The id of the event named `name`, written with exactly these scalars, if the flow has it.
+    public func event(named name: String) -> EventID? {
+        eventIndex[name].flatMap { TextScalars.same(events[$0.index], name) ? $0 : nil }
+    }
+    /// The id of the data key named `name`, written with exactly these scalars, if the flow has it.
+    public func key(named name: String) -> KeyID? {
+        keyIndex[name].flatMap { TextScalars.same(keys[$0.index], name) ? $0 : nil }
+    }
 
     /// The name of `state`.
     @inlinable public func name(of state: StateID) -> String { states[state.index] }

@@ -41,10 +41,36 @@ public struct FlowSpec: Hashable, Sendable {
         public var when: Guard?
         /// `authflow/2`: who sends it.
         public var by: Sender = .user
+        /// Whether the file wrote the emission as the list of keys it adds (every `/1` emission, the
+        /// `/2` shorthand `"event": ["key"]`) rather than as an object: the JSON paths of its keys
+        /// are then `emits.event[0]`, not `emits.event.adds[0]`.
+        ///
+        /// How the emission was written, not what it means: two emissions that differ only here are equal.
+        public var writtenAsList = false
 
         public init(_ event: String, adds: [String] = []) {
             self.event = event
             self.adds = adds
+        }
+
+        public static func == (lhs: Emission, rhs: Emission) -> Bool {
+            lhs.event == rhs.event && lhs.adds == rhs.adds && lhs.clears == rhs.clears && lhs.set == rhs.set
+                && lhs.increment == rhs.increment && lhs.when == rhs.when && lhs.by == rhs.by
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(event)
+            hasher.combine(adds)
+            hasher.combine(clears)
+            hasher.combine(set)
+            hasher.combine(increment)
+            hasher.combine(when)
+            hasher.combine(by)
+        }
+
+        /// The JSON path of the `index`th key the emission adds, under the emission's own path.
+        package func addsPath(_ index: Int, under path: JSONPath, format: Int) -> JSONPath {
+            format < 2 || writtenAsList ? path.index(index) : path.member("adds").index(index)
         }
     }
 

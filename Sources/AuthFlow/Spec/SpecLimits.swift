@@ -69,7 +69,25 @@ extension SpecLimits {
     static func visibilityProblem(_ text: String, what: String) -> String? {
         guard let scalar = text.unicodeScalars.first(where: \.isControlOrInvisibleFormat) else { return nil }
         let code = scalar.codePoint
-        let kind = scalar.properties.generalCategory == .control ? "a control character" : "an invisible formatting character"
+        let kind = switch scalar.properties.generalCategory {
+        case .control: "a control character"
+        case .format, .lineSeparator, .paragraphSeparator: "an invisible formatting character"
+        default: "a default-ignorable character, drawn as nothing"
+        }
         return "\(what) '\(shown(text))' contains \(code), \(kind); names may not contain control or invisible formatting characters"
+    }
+}
+
+extension SpecLimits {
+    /// The message for `name`, a `what`, met where `existing` was named already: the two are equal
+    /// to Swift's `==` (canonically equivalent) but not the same scalars, or nil when they are the same.
+    ///
+    /// Such names look alike in every report, yet a file or a trace that writes one never matches
+    /// the other byte for byte: a spec may not hold both (see ``TextScalars/same(_:_:)``).
+    static func normalisationProblem(_ name: String, _ existing: String, what: String, existingWhat: String) -> String? {
+        guard !TextScalars.same(name, existing) else { return nil }
+        let (here, there) = TextScalars.normalisationDifference(name, existing)
+        return "\(what) '\(shown(name))' differs from \(existingWhat) '\(shown(existing))' only by Unicode normalisation "
+            + "(\(here) here, \(there) there): the two look the same but are different names; write both the same way"
     }
 }

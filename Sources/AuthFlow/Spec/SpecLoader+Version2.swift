@@ -94,7 +94,9 @@ extension _SpecReader {
         guard case .object = node.value else {
             let adds = strings(node, at: path, what: "the data keys of event '\(SpecLimits.shown(event))'", name: "data key",
                                maxCount: SpecLimits.maxKeysPerList) ?? []
-            return FlowSpec.Emission(event, adds: adds)
+            var emission = FlowSpec.Emission(event, adds: adds)
+            emission.writtenAsList = true
+            return emission
         }
         guard let fields = members(node, at: path, known: SpecKeys.emission,
                                    what: "event '\(SpecLimits.shown(event))'") else { return nil }

@@ -68,7 +68,7 @@ public enum SpecLoader {
         do {
             root = try JSONParser.parse(bytes)
         } catch {
-            throw InvalidSpecError(file: file, issues: [SpecIssue(path: "$", location: error.location, message: "malformed JSON: \(error.message)")])
+            throw InvalidSpecError(file: file, issues: [SpecIssue(path: "$", location: error.location, message: (error.isMalformed ? "malformed JSON: " : "") + error.message)])
         }
         var reader = _SpecReader()
         let spec = reader.spec(root)
@@ -131,7 +131,8 @@ struct _SpecReader {
         var result: [String: JSONNode] = [:]
         for member in list {
             if member.key.hasPrefix("x-") { continue }
-            if known.contains(member.key) {
+            // Scalar for scalar: U+212A KELVIN SIGN is not the letter K of a known key.
+            if known.contains(where: { TextScalars.same($0, member.key) }) {
                 result[member.key] = member.value
                 note(path.member(member.key), member.value)
             } else {
@@ -346,6 +347,8 @@ struct _SpecReader {
         if let text = string(fields["alphabet"], at: path.member("alphabet"), what: "alphabet") {
             if text.isEmpty {
                 fail(path.member("alphabet"), fields["alphabet"], "alphabet must not be empty")
+            } else if let problem = PasscodePolicy.alphabetProblem(text) {
+                fail(path.member("alphabet"), fields["alphabet"], problem)
             } else {
                 alphabet = text
             }

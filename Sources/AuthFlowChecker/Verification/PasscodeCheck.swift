@@ -81,8 +81,9 @@ package enum PasscodeCheck {
                 }
             }
         }
-        // Whatever the generated runs drew: a complete code, one a character short, and an overlong paste.
-        for typed in fixedTypedCodes(policy) {
+        // Whatever the generated runs drew: a complete code, one a character short, and an overlong paste;
+        // then every character of the alphabet as the policy writes it, which a user copies from it.
+        for typed in fixedTypedCodes(policy) + writtenAlphabetCodes(policy) {
             if let problem = problem(subject, typed) { return [violation(typed.typed, problem)] }
         }
         return []
@@ -101,6 +102,26 @@ package enum PasscodeCheck {
             cases.append(TypedPasscode(code: short, length: .short(missing: 1), typed: short, how: ["one character too few"]))
         }
         return cases
+    }
+
+    /// Every character of the policy's alphabet, as the policy writes it, in codes of ``PasscodePolicy/maxLength``
+    /// characters (the last one may be short), each expected to read back as itself.
+    ///
+    /// The generated codes are drawn from what the normaliser can output
+    /// (``TypedPasscode/codeAlphabet(_:)``); these are drawn from the alphabet itself, so an alphabet
+    /// the normaliser can never output (`"abc"`: it uppercases) fails here, at its first such
+    /// character, instead of holding because no code was ever typed from it. Each character is in
+    /// one code: the work is linear in the alphabet's length.
+    static func writtenAlphabetCodes(_ policy: PasscodePolicy) -> [TypedPasscode] {
+        guard policy.maxLength > 0 else { return [] }
+        var seen = Set<Unicode.Scalar>()
+        let written = Array(policy.alphabetText.unicodeScalars.filter { seen.insert($0).inserted })
+        return stride(from: 0, to: written.count, by: policy.maxLength).map { start in
+            let chunk = written[start..<min(start + policy.maxLength, written.count)]
+            let code = String(String.UnicodeScalarView(chunk))
+            let length: PasscodeNormaliser.Length = chunk.count < policy.maxLength ? .short(missing: policy.maxLength - chunk.count) : .complete
+            return TypedPasscode(code: code, length: length, typed: code, how: ["the alphabet's characters as the policy writes them"])
+        }
     }
 
     /// What is wrong with how `subject` reads a typed code, or nil.
