@@ -152,4 +152,44 @@ import Darwin
                     "\(run)")
         }
     }
+
+    // MARK: - Regressions files
+
+    @Test func aCRLFRegressionsFileIsReplayed() throws {
+        try Self.withDirectory { directory in
+            let spec = directory.appendingPathComponent("spec.json")
+            try Data(Self.minimal.utf8).write(to: spec)
+            let regressions = directory.appendingPathComponent("regressions.jsonl")
+            try Data("# saved\r\n{\"path\": [\"go\"]}\r\n".utf8).write(to: regressions)
+            let run = try Self.authcheck(["fuzz", "--runs", "3", "--regressions", regressions.path, spec.path])
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stdout.contains(", 1 regression replayed,"), "\(run)")
+        }
+    }
+
+    @Test func a100MBRegressionsFileOfBlankLinesIsReadInBoundedMemory() throws {
+        try Self.withDirectory { directory in
+            let spec = directory.appendingPathComponent("spec.json")
+            try Data(Self.minimal.utf8).write(to: spec)
+            let regressions = directory.appendingPathComponent("blank.jsonl")
+            #expect(FileManager.default.createFile(atPath: regressions.path, contents: nil))
+            let handle = try FileHandle(forWritingTo: regressions)
+            let mebibyte = Data(repeating: 0x0A, count: 1 << 20)
+            for _ in 0..<100 { try handle.write(contentsOf: mebibyte) }
+            try handle.write(contentsOf: Data("{\"path\": [\"go\"]}".utf8))
+            try handle.close()
+            let run = try Self.authcheck(["fuzz", "--runs", "3", "--regressions", regressions.path, spec.path])
+            #expect(run.signal == nil, "\(run)")
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stdout.contains(", 1 regression replayed,"), "\(run)")
+            #expect(run.peakMiB < 100, "peak RSS \(run.peakMiB) MiB: \(run)")
+
+            // A sparse file of the same size is one line of NUL bytes: refused at the line limit.
+            #expect(truncate(regressions.path, 0) == 0 && truncate(regressions.path, 100 << 20) == 0)
+            let sparse = try Self.authcheck(["fuzz", "--runs", "3", "--regressions", regressions.path, spec.path])
+            #expect(sparse.status == 2, "\(sparse)")
+            #expect(sparse.stderr.hasPrefix("error: \(regressions.path):1: the line is over 1048576 bytes ("), "\(sparse)")
+            #expect(sparse.peakMiB < 100, "peak RSS \(sparse.peakMiB) MiB: \(sparse)")
+        }
+    }
 }
