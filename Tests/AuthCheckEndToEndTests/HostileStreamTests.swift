@@ -68,6 +68,19 @@ import Darwin
         }
     }
 
+    // MARK: - Output
+
+    @Test(arguments: [["check", "SPEC"], ["passcode", "123456"], ["--help"], ["export", "SPEC"]])
+    func outputThatCannotBeWrittenIsAnError(_ arguments: [String]) throws {
+        try Self.withDirectory { directory in
+            let spec = directory.appendingPathComponent("spec.json")
+            try Data(Self.minimal.utf8).write(to: spec)
+            let run = try Self.authcheck(arguments.map { $0 == "SPEC" ? spec.path : $0 }, stdout: "/dev/full")
+            #expect(run.status == 2, "\(run)")
+            #expect(run.stderr.hasSuffix("error: cannot write the output: standard output: No space left on device\n"), "\(run)")
+        }
+    }
+
     // MARK: - Paths that are not files
 
     @Test func aFIFOWithNoWriterEndsAtTheTimeout() throws {
