@@ -177,7 +177,11 @@ struct HostileFile: CustomTestStringConvertible, Sendable {
         HostileFile(name: "--depth 65", content: .text { minimal }, arguments: ["--depth", "65"], status: 2,
                     stderr: "error: invalid value '65' for '--depth': expected a whole number from 0 to 64\n"),
         HostileFile(name: "--max-configurations past Int", content: .text { minimal }, arguments: ["--max-configurations", "99999999999999999999"], status: 2,
-                    stderr: "error: invalid value '99999999999999999999' for '--max-configurations': expected a whole number of at least 1\n"),
+                    stderr: "error: invalid value '99999999999999999999' for '--max-configurations': expected a whole number from 1 to 9223372036854775807 (the largest this option takes)\n"),
+        HostileFile(name: "--timeout past Double", content: .text { minimal }, arguments: ["--timeout", "1e400"], status: 2,
+                    stderr: "error: invalid value '1e400' for '--timeout': expected a number of seconds greater than 0 and at most 1000000000, written in digits, such as 30 or 0.5\n"),
+        HostileFile(name: "--timeout past its range", content: .text { minimal }, arguments: ["--timeout", "99999999999"], status: 2,
+                    stderr: "error: invalid value '99999999999' for '--timeout': expected a number of seconds greater than 0 and at most 1000000000, written in digits, such as 30 or 0.5\n"),
         HostileFile(name: "--timeout nan", content: .text { minimal }, arguments: ["--timeout", "nan"], status: 2,
                     stderr: "error: invalid value 'nan' for '--timeout': expected a positive number of seconds, such as 30 or 0.5\n"),
     ]
