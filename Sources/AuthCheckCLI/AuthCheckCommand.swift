@@ -23,9 +23,17 @@ public enum AuthCheckCommand {
     }
 
     /// Runs the command line `arguments` in `environment`, writing to `console`: how tests run the command.
+    ///
+    /// Output that could not be written (a full disk) ends the run with exit 2 and says so on stderr,
+    /// whatever the command found: a report that did not arrive is not a verdict.
     /// - Returns: the exit status, as ``main(arguments:)``.
     public static func main(arguments: [String], environment: RunEnvironment, console: Console = .standard()) -> Int32 {
-        run(arguments, context: CommandContext(console: console, environment: environment))
+        let status = run(arguments, context: CommandContext(console: console, environment: environment))
+        if let failure = console.outputFailure {
+            console.err("error: cannot write the output: \(failure)")
+            return 2
+        }
+        return status
     }
 
     /// Runs `arguments` writing to `context`'s console.

@@ -44,6 +44,13 @@ struct MeasuredRun: CustomStringConvertible {
     }
 
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> MeasuredRun {
+        try run(executable, arguments.map { Array($0.utf8) }, environment: environment)
+    }
+
+    /// Runs `executable` with `arguments` as raw bytes (a file name that is not UTF-8), `stdin` and `stdout` from
+    /// these paths (stdout: a file of its own when nil), killing it past `killAboveMiB` of memory or `killAfter` seconds.
+    static func run(_ executable: String, _ arguments: [[UInt8]], environment: [String: String], stdin: String = "/dev/null",
+                    stdout: String? = nil, killAboveMiB: Int? = nil, killAfter: Double? = nil) throws -> MeasuredRun {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -53,11 +60,13 @@ struct MeasuredRun: CustomStringConvertible {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout ?? outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
 
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let argv = ([Array(executable.utf8)] + arguments).map { bytes in
+            (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { strdup($0.baseAddress!) }
+        } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
@@ -74,6 +83,8 @@ struct MeasuredRun: CustomStringConvertible {
         // clones this address space before the exec), so a test process past the bound fails every
         // check. The child's own high-water mark, VmHWM, is read while it runs instead.
         var polledKB = 0
+        var killed = false
+        let start = Date()
         while true {
             let waited = wait4(pid, &waitStatus, WNOHANG, &usage)
             if waited == pid { break }
@@ -82,6 +93,11 @@ struct MeasuredRun: CustomStringConvertible {
                 continue
             }
             polledKB = max(polledKB, Self.highWaterKB(of: pid))
+            // A run that breaks its bound is stopped, so a regression fails the test instead of the machine.
+            if !killed, killAboveMiB.map({ polledKB > $0 * 1024 }) == true || killAfter.map({ Date().timeIntervalSince(start) > $0 }) == true {
+                kill(pid, SIGKILL)
+                killed = true
+            }
             usleep(2_000)
         }
         let signal = waitStatus & 0x7F
@@ -168,7 +184,11 @@ struct HostileFile: CustomTestStringConvertible, Sendable {
         HostileFile(name: "--depth 65", content: .text { minimal }, arguments: ["--depth", "65"], status: 2,
                     stderr: "error: invalid value '65' for '--depth': expected a whole number from 0 to 64\n"),
         HostileFile(name: "--max-configurations past Int", content: .text { minimal }, arguments: ["--max-configurations", "99999999999999999999"], status: 2,
-                    stderr: "error: invalid value '99999999999999999999' for '--max-configurations': expected a whole number of at least 1\n"),
+                    stderr: "error: invalid value '99999999999999999999' for '--max-configurations': expected a whole number from 1 to 9223372036854775807 (the largest this option takes)\n"),
+        HostileFile(name: "--timeout past Double", content: .text { minimal }, arguments: ["--timeout", "1e400"], status: 2,
+                    stderr: "error: invalid value '1e400' for '--timeout': expected a number of seconds greater than 0 and at most 1000000000, written in digits, such as 30 or 0.5\n"),
+        HostileFile(name: "--timeout past its range", content: .text { minimal }, arguments: ["--timeout", "99999999999"], status: 2,
+                    stderr: "error: invalid value '99999999999' for '--timeout': expected a number of seconds greater than 0 and at most 1000000000, written in digits, such as 30 or 0.5\n"),
         HostileFile(name: "--timeout nan", content: .text { minimal }, arguments: ["--timeout", "nan"], status: 2,
                     stderr: "error: invalid value 'nan' for '--timeout': expected a positive number of seconds, such as 30 or 0.5\n"),
     ]

@@ -49,3 +49,29 @@ import Testing
         #expect(a.tableHash != (try Files.model(Files.broken("no-exit"))).tableHash)
     }
 }
+
+/// The regressions file as editors and other systems write it: CRLF, no final line break, blank lines by the million.
+@Suite struct RegressionFileFormTests {
+    @Test func aCRLFFileReadsLikeAnLFFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("crlf-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data("# saved\r\n{\"path\": [\"startAuth\"]}\r\n\r\n{\"path\": [\"startAuth\", \"back\"]}\r\n".utf8).write(to: URL(fileURLWithPath: path))
+        let entries = try FuzzRegressions.read(path)
+        #expect(entries.map(\.line) == [2, 4])
+        #expect(entries.map { $0.actions.map(\.name) } == [["startAuth"], ["startAuth", "back"]])
+    }
+
+    @Test func anAppendedEntryStartsALineOfItsOwn() throws {
+        let model = try Files.model(Files.broken("mfa-bypass"))
+        let failure = try #require(FlowFuzzer(model: model).run(FuzzOptions(seed: 1)).failure)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("unterminated-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // Given a file whose last line has no line break,
+        try Data("{\"path\": [\"startAuth\"]}".utf8).write(to: URL(fileURLWithPath: path))
+        // when the fuzzer saves a failure to it, then both entries read back, each on its line.
+        try FuzzRegressions.append(failure, model: model, to: path)
+        let entries = try FuzzRegressions.read(path)
+        #expect(entries.map(\.line) == [1, 2])
+        #expect(entries.last?.site == failure.site.description)
+    }
+}

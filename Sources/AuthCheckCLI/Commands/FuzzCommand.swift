@@ -90,7 +90,7 @@ enum FuzzCommand: Subcommand {
         var saved: [[FuzzAction]] = []
         if let file = settings.regressions {
             do {
-                let entries = try FuzzRegressions.read(file)
+                let entries = try FuzzRegressions.read(file, deadline: .after(settings.timeout ?? CommonOptions.defaultTimeout))
                 let (replay, notes) = FuzzRegressions.partition(entries, for: model)
                 saved = replay
                 for note in notes { context.console.err("\(note.skipped ? "warning" : "note"): \(file):\(note.line): \(note.text)") }

@@ -48,7 +48,8 @@ enum PasscodeCommand: Subcommand {
             """),
         (title: "EXIT STATUS", body: """
             0  every input was normalised
-            2  wrong usage, or an invalid --spec
+            2  wrong usage, an invalid --spec, or stdin that cannot be read or
+               holds a line over 1 MiB
             """),
     ]
 
@@ -73,18 +74,15 @@ enum PasscodeCommand: Subcommand {
         }
     }
 
+    /// The longest line of stdin read as one input, in bytes: a clipboard of text, not a file.
+    static let maxLineBytes = 1 << 20
+
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
         var policy = PasscodePolicy.default
-        var inputs = settings.inputs
-        if inputs.isEmpty {
-            guard !context.console.stdinIsTerminal else { throw .missingArgument("INPUT (or lines on stdin)") }
-            var lines = context.console.readAll().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            if lines.last == "" { lines.removeLast() }
-            inputs = lines
-        }
+        if settings.inputs.isEmpty, context.console.stdinIsTerminal { throw .missingArgument("INPUT (or lines on stdin)") }
         if let path = settings.spec {
             do {
-                policy = try SpecLoader.load(file: path).passcode
+                policy = try SpecLoader.load(file: path, timeout: CommonOptions.defaultTimeout).passcode
             } catch {
                 for issue in error.issues { context.console.err("error: \(path): \(issue)") }
                 return 2
@@ -92,16 +90,41 @@ enum PasscodeCommand: Subcommand {
         }
         policy = PasscodePolicy(maxLength: settings.maxLength ?? policy.maxLength, alphabet: settings.alphabet ?? policy.alphabetText)
         let normaliser = PasscodeNormaliser(policy: policy)
-        for (index, input) in inputs.enumerated() {
+        func print(_ input: String, index: Int) {
             let result = normaliser.read(input)
             if settings.format == "json" {
                 context.console.out(json(input: input, result).rendered(pretty: false))
-                continue
+                return
             }
             context.console.out(result.code)
             if settings.reportLength, let note = lengthNote(result.length, maxLength: policy.maxLength) {
                 context.console.err("authcheck passcode: input \(index + 1): \(note)")
             }
+        }
+        guard settings.inputs.isEmpty else {
+            for (index, input) in settings.inputs.enumerated() { print(input, index: index) }
+            return 0
+        }
+        // Stdin streams, a line at a time (LF or CRLF): five million lines take the memory of one.
+        let stdin = context.console.standardInput()
+        var overlong: (line: Int, bytes: Int)?
+        do {
+            try stdin.forEachLine(maxLineBytes: maxLineBytes, chunkBytes: 1 << 16, skipsOverlongLines: false) { line in
+                if let bytes = line.overlong {
+                    overlong = (line.number, bytes)
+                    return false
+                }
+                print(String(decoding: line.bytes, as: UTF8.self), index: line.number - 1)
+                return true
+            }
+        } catch {
+            context.console.err("error: \(error)")
+            return 2
+        }
+        if let overlong {
+            context.console.err("error: \(stdin.name): line \(overlong.line) is over \(maxLineBytes) bytes (\(overlong.bytes) read), the limit for one input; "
+                                + "is stdin a file rather than codes, one per line?")
+            return 2
         }
         return 0
     }

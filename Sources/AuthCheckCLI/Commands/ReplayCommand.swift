@@ -66,7 +66,7 @@ enum ReplayCommand: Subcommand {
     static func replay(_ file: String, model: FlowModel, context: CommandContext) -> Int32 {
         let entries: [FuzzRegressions.Entry]
         do {
-            entries = try FuzzRegressions.read(file)
+            entries = try FuzzRegressions.read(file, deadline: .after(CommonOptions.defaultTimeout))
         } catch {
             context.console.err("error: \(error)")
             return 2

@@ -18,18 +18,24 @@ enum SpecRunner {
     }
 
     /// Loads the spec at `path`; an invalid one comes back as its `invalid` report.
+    ///
+    /// Reading waits no longer than the run's `--timeout` (``CommonOptions/defaultTimeout`` without one),
+    /// so a FIFO with no writer ends as an invalid spec that says so, and stops at the loader's size limit.
     /// - Parameter input: where `-` reads the spec from (all of it, once); `nil` reads a file called `-`.
     static func load(_ path: String, options: CheckOptions, input: Console? = nil) -> Loaded {
         let name = displayName(path)
+        let timeout = options.limits.timeout ?? CommonOptions.defaultTimeout
         do throws(InvalidSpecError) {
             if let input, path == standardInput {
-                let bytes = input.readAllBytes()
-                guard bytes.count <= SpecLoader.defaultMaxBytes else {
-                    throw InvalidSpecError(file: name, issues: [SpecIssue(path: "$", message: "the input is \(bytes.count) bytes; the limit is \(SpecLoader.defaultMaxBytes) bytes")])
+                let bytes: [UInt8]
+                do {
+                    bytes = try input.readAllBytes(limit: SpecLoader.defaultMaxBytes, deadline: .after(timeout))
+                } catch {
+                    throw InvalidSpecError(file: name, issues: [SpecIssue(path: "$", message: error.reason)])
                 }
                 return try selected(SpecLoader.load(bytes: bytes, file: name), options: options, name: name)
             }
-            return try selected(SpecLoader.load(file: path), options: options, name: name)
+            return try selected(SpecLoader.load(file: path, timeout: timeout), options: options, name: name)
         } catch {
             return .invalid(.invalid(spec: name, error: error, options: options))
         }

@@ -125,13 +125,11 @@ enum TracesCommand: Subcommand {
                 if settings.files[..<i].contains(SpecRunner.standardInput) {
                     throw .invalidValue(option: "FILE", value: file, reason: "standard input can be read once")
                 }
-                inputs.append(context.console.streamsStandardInput
-                              ? .descriptor(0, name: ReportRenderer.standardInputName)
-                              : .bytes(context.console.readAllBytes(), name: ReportRenderer.standardInputName))
+                inputs.append(TraceInput(context.console.standardInput()))
                 continue
             }
             do {
-                inputs.append(try TraceInput.file(file))
+                inputs.append(try TraceInput.file(file, deadline: .after(CommonOptions.defaultTimeout)))
             } catch {
                 context.console.err("error: \(error)")
                 return 2

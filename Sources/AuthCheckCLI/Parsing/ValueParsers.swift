@@ -4,21 +4,39 @@ import AuthFlow
 /// Turns option values into typed ones, or says exactly what is wrong with them.
 enum ValueParsers {
     /// A whole number in `range`: `--depth 12`.
+    ///
+    /// A number too large for any range (`99999999999999999999`) is told the range, not that it is not a number.
     static func integer(_ text: String, option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let value = Int(text), range.contains(value) else {
-            let reason = range.upperBound == Int.max
-                ? "expected a whole number of at least \(range.lowerBound)"
-                : "expected a whole number from \(range.lowerBound) to \(range.upperBound)"
+            // Digits past Int.max: a whole number, only too large.
+            let digits = text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+            let tooLarge = Int(text) == nil && !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
+            let reason: String
+            if tooLarge {
+                reason = "expected a whole number from \(range.lowerBound) to \(range.upperBound)"
+                    + (range.upperBound == Int.max ? " (the largest this option takes)" : "")
+            } else {
+                reason = range.upperBound == Int.max
+                    ? "expected a whole number of at least \(range.lowerBound)"
+                    : "expected a whole number from \(range.lowerBound) to \(range.upperBound)"
+            }
             throw .invalidValue(option: option, value: text, reason: reason)
         }
         return value
     }
 
-    /// A positive, finite number of seconds: `--timeout 2.5`.
+    /// The most seconds `--timeout` takes: about 31 years, far past any run.
+    static let maxSeconds = 1e9
+
+    /// A positive, finite number of seconds up to ``maxSeconds``: `--timeout 2.5`.
     static func seconds(_ text: String, option: String) throws(UsageError) -> Double {
-        let reason = "expected a positive number of seconds, such as 30 or 0.5"
-        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(text),
-              value.isFinite, value > 0, value <= 1e9 else {
+        let value = Double(text)
+        let plain = text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+        guard plain, let value, value.isFinite, value > 0, value <= maxSeconds else {
+            // A number past the range (1e400, 99999999999) is told the range; anything else what a number of seconds looks like.
+            let reason = (value ?? 0) > maxSeconds
+                ? "expected a number of seconds greater than 0 and at most \(Int(maxSeconds)), written in digits, such as 30 or 0.5"
+                : "expected a positive number of seconds, such as 30 or 0.5"
             throw .invalidValue(option: option, value: text, reason: reason)
         }
         return value

@@ -23,32 +23,18 @@ public enum SpecLoader {
     public static let formats = ["authflow/1", "authflow/2"]
 
     /// Loads and validates the spec in the file at `path`.
-    /// - Throws: ``InvalidSpecError`` for a missing, unreadable, directory, oversized or invalid file.
-    public static func load(file path: String, maxBytes: Int = defaultMaxBytes) throws(InvalidSpecError) -> FlowModel {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: "no such file")])
-        }
-        if isDirectory.boolValue {
-            throw InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: "is a directory, not a spec file")])
-        }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.intValue > maxBytes {
-            throw InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: "the file is \(size.intValue) bytes; the limit is \(maxBytes) bytes")])
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: "cannot be read (permission denied?)")])
-        }
-        defer { try? handle.close() }
-        let data: Data
+    ///
+    /// The file is read by ``InputSource``: one larger than `maxBytes` is refused unread, a FIFO is
+    /// read until `deadline`, and a path that names no file says what it names instead.
+    /// - Throws: ``InvalidSpecError`` for a missing, unreadable, directory, socket, oversized or invalid file.
+    public static func load(file path: String, maxBytes: Int = defaultMaxBytes, timeout: Double? = nil) throws(InvalidSpecError) -> FlowModel {
+        let bytes: [UInt8]
         do {
-            data = try handle.read(upToCount: maxBytes + 1) ?? Data()
+            bytes = try InputSource.file(path, what: "a spec file", deadline: timeout.map(InputDeadline.after)).readAll(limit: maxBytes)
         } catch {
-            throw InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: "cannot be read: \(error.localizedDescription)")])
+            throw InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: error.reason)])
         }
-        if data.count > maxBytes {
-            throw InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: "the file is larger than the limit of \(maxBytes) bytes")])
-        }
-        return try load(bytes: [UInt8](data), file: path)
+        return try load(bytes: bytes, file: path)
     }
 
     /// Loads and validates a spec from JSON text.

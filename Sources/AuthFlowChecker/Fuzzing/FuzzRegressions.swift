@@ -82,82 +82,117 @@ package enum FuzzRegressions {
         return (replay, notes)
     }
 
+    /// The longest line of a regressions file, in bytes: a path of thousands of steps, with room to spare.
+    package static let maxLineBytes = 1 << 20
+
     /// Reads every saved path; a missing file is an empty list.
+    ///
+    /// The file is streamed a line at a time (LF or CRLF) by ``InputSource``: memory holds the entries, not the file.
+    /// - Parameter deadline: when waiting for a FIFO's writer gives up.
     /// - Throws: ``RegressionFileError`` naming the line that cannot be read.
-    package static func read(_ path: String) throws(RegressionFileError) -> [Entry] {
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw RegressionFileError(file: path, line: 0, message: "cannot be read")
+    package static func read(_ path: String, deadline: InputDeadline? = nil) throws(RegressionFileError) -> [Entry] {
+        let source: InputSource
+        do {
+            source = try InputSource.file(path, what: "a regressions file", deadline: deadline)
+        } catch {
+            if error.kind == .missing, !path.unicodeScalars.contains("\u{FFFD}") { return [] }
+            throw RegressionFileError(file: path, line: 0, message: error.reason)
         }
         var paths: [Entry] = []
-        for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let text = line.trimmingCharacters(in: .whitespaces)
-            if text.isEmpty || text.hasPrefix("#") { continue }
-            let node: JSONNode
-            do {
-                node = try JSONParser.parse(Array(text.utf8))
-            } catch {
-                throw RegressionFileError(file: path, line: number + 1, message: "malformed JSON at column \(error.location.column): \(error.message)")
-            }
-            guard case let .array(steps)? = node["path"]?.value else {
-                throw RegressionFileError(file: path, line: number + 1, message: "expected an object with a \"path\" array")
-            }
-            var actions: [FuzzAction] = []
-            var chosen: [[String: String]] = []
-            for step in steps {
-                chosen.append([:])
-                switch step.value {
-                case .string("back"):
-                    actions.append(.back)
-                case let .string(event):
-                    actions.append(.event(event, values: nil))
-                case .object:
-                    guard case let .string(event)? = step["event"]?.value else {
-                        throw RegressionFileError(file: path, line: number + 1, message: "a step object needs an \"event\" string")
-                    }
-                    var values: [String]?
-                    if case let .array(list)? = step["values"]?.value {
-                        values = list.compactMap { if case let .string(text) = $0.value { return text } else { return nil } }
-                    }
-                    if let picked = step["chosen"] {
-                        guard let strings = Self.strings(picked) else {
-                            throw RegressionFileError(file: path, line: number + 1, message: "a step's \"chosen\" is an object of strings (valued key: value)")
-                        }
-                        chosen[chosen.count - 1] = strings
-                    }
-                    actions.append(.event(event, values: values))
-                default:
-                    throw RegressionFileError(file: path, line: number + 1, message: "a step is an event name, \"back\", or {\"event\", \"values\", \"chosen\"}")
+        var failure: RegressionFileError?
+        do throws(InputError) {
+            try source.forEachLine(maxLineBytes: maxLineBytes, chunkBytes: 1 << 16, skipsOverlongLines: false, skipsEmptyLines: true) { line in
+                if let length = line.overlong {
+                    failure = RegressionFileError(file: path, line: line.number,
+                                                  message: "the line is over \(maxLineBytes) bytes (\(length) read); the limit is \(maxLineBytes) bytes")
+                    return false
+                }
+                do throws(RegressionFileError) {
+                    if let entry = try entry(line.bytes, file: path, number: line.number) { paths.append(entry) }
+                    return true
+                } catch {
+                    failure = error
+                    return false
                 }
             }
-            func field(_ key: String) -> String? { if case let .string(value)? = node[key]?.value { return value } else { return nil } }
-            var entry = Entry(line: number + 1, spec: field("spec"), table: field("table"), actions: actions, site: field("site"))
-            if chosen.contains(where: { !$0.isEmpty }) { entry.chosen = chosen }
-            if let variant = node["variant"] {
-                guard let strings = Self.strings(variant) else {
-                    throw RegressionFileError(file: path, line: number + 1, message: "\"variant\" is an object of strings")
-                }
-                entry.variant = strings
-            }
-            if let after = node["after"] {
-                guard case let .array(frames) = after.value, frames.count == actions.count else {
-                    throw RegressionFileError(file: path, line: number + 1, message: "\"after\" is an array of one frame per step of \"path\"")
-                }
-                var recorded: [Frame] = []
-                for frame in frames {
-                    let names = frame["keys"].flatMap(Self.strings(in:))
-                    let values = frame["values"].map(Self.strings) ?? [:]
-                    guard case let .string(state)? = frame["state"]?.value, let names, let values else {
-                        throw RegressionFileError(file: path, line: number + 1,
-                                                  message: "a frame of \"after\" is {\"state\": \"…\", \"keys\": [\"…\"], \"values\": {\"key\": \"…\"}}")
-                    }
-                    recorded.append(Frame(state: state, keys: names, values: values))
-                }
-                entry.after = recorded
-            }
-            paths.append(entry)
+        } catch {
+            throw RegressionFileError(file: path, line: 0, message: error.reason)
         }
+        if let failure { throw failure }
         return paths
+    }
+
+    /// The entry on line `number`, or nil for a blank line or a `#` comment.
+    static func entry(_ bytes: UnsafeBufferPointer<UInt8>, file path: String, number: Int) throws(RegressionFileError) -> Entry? {
+        // Blank lines, however many, cost no text: only spaces and tabs around an entry are trimmed.
+        var start = 0
+        var end = bytes.count
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        if start == end || bytes[start] == UInt8(ascii: "#") { return nil }
+        let node: JSONNode
+        do {
+            node = try JSONParser.parse(Array(bytes[start..<end]))
+        } catch {
+            throw RegressionFileError(file: path, line: number, message: "malformed JSON at column \(error.location.column): \(error.message)")
+        }
+        guard case let .array(steps)? = node["path"]?.value else {
+            throw RegressionFileError(file: path, line: number, message: "expected an object with a \"path\" array")
+        }
+        var actions: [FuzzAction] = []
+        var chosen: [[String: String]] = []
+        for step in steps {
+            chosen.append([:])
+            switch step.value {
+            case .string("back"):
+                actions.append(.back)
+            case let .string(event):
+                actions.append(.event(event, values: nil))
+            case .object:
+                guard case let .string(event)? = step["event"]?.value else {
+                    throw RegressionFileError(file: path, line: number, message: "a step object needs an \"event\" string")
+                }
+                var values: [String]?
+                if case let .array(list)? = step["values"]?.value {
+                    values = list.compactMap { if case let .string(text) = $0.value { return text } else { return nil } }
+                }
+                if let picked = step["chosen"] {
+                    guard let strings = Self.strings(picked) else {
+                        throw RegressionFileError(file: path, line: number, message: "a step's \"chosen\" is an object of strings (valued key: value)")
+                    }
+                    chosen[chosen.count - 1] = strings
+                }
+                actions.append(.event(event, values: values))
+            default:
+                throw RegressionFileError(file: path, line: number, message: "a step is an event name, \"back\", or {\"event\", \"values\", \"chosen\"}")
+            }
+        }
+        func field(_ key: String) -> String? { if case let .string(value)? = node[key]?.value { return value } else { return nil } }
+        var entry = Entry(line: number, spec: field("spec"), table: field("table"), actions: actions, site: field("site"))
+        if chosen.contains(where: { !$0.isEmpty }) { entry.chosen = chosen }
+        if let variant = node["variant"] {
+            guard let strings = Self.strings(variant) else {
+                throw RegressionFileError(file: path, line: number, message: "\"variant\" is an object of strings")
+            }
+            entry.variant = strings
+        }
+        if let after = node["after"] {
+            guard case let .array(frames) = after.value, frames.count == actions.count else {
+                throw RegressionFileError(file: path, line: number, message: "\"after\" is an array of one frame per step of \"path\"")
+            }
+            var recorded: [Frame] = []
+            for frame in frames {
+                let names = frame["keys"].flatMap(Self.strings(in:))
+                let values = frame["values"].map(Self.strings) ?? [:]
+                guard case let .string(state)? = frame["state"]?.value, let names, let values else {
+                    throw RegressionFileError(file: path, line: number,
+                                              message: "a frame of \"after\" is {\"state\": \"…\", \"keys\": [\"…\"], \"values\": {\"key\": \"…\"}}")
+                }
+                recorded.append(Frame(state: state, keys: names, values: values))
+            }
+            entry.after = recorded
+        }
+        return entry
     }
 
     /// The members of a JSON object whose members are all strings, or nil.
@@ -222,12 +257,17 @@ package enum FuzzRegressions {
         return JSON.object(JSONObject(members)).rendered(pretty: false)
     }
 
-    /// Appends `failure` to the file at `path`, creating it.
+    /// Appends `failure` to the file at `path`, creating it; a last line without its line break gets one first, so the entry is a line of its own.
     package static func append(_ failure: FuzzFailure, model: FlowModel, to path: String) throws {
-        let line = self.line(for: failure, model: model) + "\n"
-        if let handle = FileHandle(forWritingAtPath: path) {
+        var line = self.line(for: failure, model: model) + "\n"
+        if let handle = FileHandle(forUpdatingAtPath: path) {
             defer { try? handle.close() }
-            try handle.seekToEnd()
+            let end = try handle.seekToEnd()
+            if end > 0 {
+                try handle.seek(toOffset: end - 1)
+                if try handle.read(upToCount: 1) != Data([0x0A]) { line = "\n" + line }
+                try handle.seekToEnd()
+            }
             try handle.write(contentsOf: Data(line.utf8))
         } else {
             try Data(line.utf8).write(to: URL(fileURLWithPath: path))

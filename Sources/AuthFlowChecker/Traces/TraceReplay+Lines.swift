@@ -3,7 +3,7 @@ import AuthFlow
 /// Reading lines into records: the fast scanner, the full reader for everything else, and what is wrong with a line.
 extension TraceReplay {
     /// Reads one line: a record to apply, a blank line, or a problem.
-    mutating func handle(_ line: TraceInput.Line) {
+    mutating func handle(_ line: InputSource.Line) {
         if let length = line.overlong {
             problem(.malformed, line: line.number, session: nil,
                     "a line of \(length) bytes, longer than the \(TraceInput.maxLineBytes) bytes a record may have; skipped")
@@ -26,7 +26,7 @@ extension TraceReplay {
     }
 
     /// A line the reader refused: truncated, several records run together, or malformed.
-    mutating func unreadable(_ bytes: [UInt8], line: TraceInput.Line, error: JSONLinesError) {
+    mutating func unreadable(_ bytes: [UInt8], line: InputSource.Line, error: JSONLinesError) {
         // Records run together: split where one object ends and the next begins, and read each part.
         let parts = Self.parts(bytes)
         if parts.count > 1 {
