@@ -216,6 +216,27 @@ import Testing
         #expect(process.terminationStatus == 0, "spin -a: \(said.prefix(2_000))")
     }
 
+    // MARK: HTML, SARIF and JSON
+
+    /// The HTML report escapes every hostile name (no `<b>` tag from the flow's name), and the SARIF and
+    /// JSON reports are JSON that gives the names back as they are.
+    @Test func htmlSarifAndJSONCarryHostileNamesSafely() throws {
+        let spec = try Self.writeHostileSpec()
+        let html = try AuthCheckBinary.shipped.run(["check", "--format", "html", spec])
+        #expect(html.status == 0, "\(html.stderr)")
+        #expect(!html.stdout.contains("<b>") && html.stdout.contains("&lt;b&gt;"))
+        #expect(!html.stdout.contains("=\"a\"b") && html.stdout.contains("a&quot;b\\c"), "a quote in a name ends an attribute")
+        for format in ["sarif", "json"] {
+            let run = try AuthCheckBinary.shipped.run(["check", "--format", format, spec])
+            let value = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
+            #expect(run.status == 0 && value is [String: Any], "\(format): \(run.stderr)")
+        }
+        let json = try AuthCheckBinary.shipped.run(["coverage", "--format", "json", spec])
+        let coverage = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let states = (coverage?["states"] as? [[String: Any]])?.compactMap { $0["state"] as? String } ?? []
+        #expect(Set(states) == Set(Self.hostileStates + ["cancelled"]), "\(states)")
+    }
+
     // MARK: The terminal
 
     /// A file name, a `--variant` value, a `--property` value and a trail's event that hold an ESC
