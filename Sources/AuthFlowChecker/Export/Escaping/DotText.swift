@@ -10,7 +10,8 @@ package enum DotText {
     package static let maxBytes = 2_000
 
     /// `text` as a quoted DOT id: `"` and `\` escaped, a line break as `\n`, other control and invisible
-    /// characters as `\u{…}` text. Distinct texts give distinct ids (the escaping is injective).
+    /// characters as `\u{…}` text. Distinct names give distinct ids: a spec's names hold no control
+    /// characters, and the escaping of the rest is injective.
     package static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
