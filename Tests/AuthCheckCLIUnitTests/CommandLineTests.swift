@@ -130,6 +130,9 @@ import Testing
         let walk = CheckProgress.Snapshot(phase: .stacks, count: 4096, depth: 9)
         #expect(ProgressLine.text(label: "a.json", snapshot: walk, depthBound: 12, elapsed: 2)
                 == "a.json: 4,096 stacks · 2,048/s · depth 9 of 12 · 2.0 s")
+        // The spec's file name is the label: an escape sequence in it is shown, not sent to the terminal.
+        #expect(ProgressLine.text(label: "a\u{1B}]0;owned\u{07}.json", snapshot: walk, depthBound: 12, elapsed: 2)
+                == "a\\u{1B}]0;owned\\u{7}.json: 4,096 stacks · 2,048/s · depth 9 of 12 · 2.0 s")
         #expect(ProgressLine.grouped(0) == "0")
         #expect(ProgressLine.grouped(999) == "999")
         #expect(ProgressLine.grouped(1000) == "1,000")

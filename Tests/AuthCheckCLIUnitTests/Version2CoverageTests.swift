@@ -40,7 +40,7 @@ import Testing
         #expect(dot.contains("label=\"forgot if attempts ≥ 1 [recovery = code] · 644\""))
         #expect(dot.contains("blue, open arrow, ⚙: the system's answer, not the user's"))
         let mermaid = FirstContactTests.run(["coverage", spec, "--format", "mermaid"]).stdout
-        #expect(mermaid.contains("s1_signIn --> s6_expired : ⚙ sessionExpired (1988 stacks)"))
+        #expect(mermaid.contains("s1 --> s6 : ⚙ sessionExpired (1988 stacks)"))
         let text = FirstContactTests.run(["coverage", spec, "--format", "json"]).stdout
         #expect(text.contains("\"when\": \"nextStep = done\""))
         #expect(text.contains("\"offeredWhen\": \"attempts ≥ 1\""))

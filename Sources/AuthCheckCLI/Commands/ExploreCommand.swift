@@ -106,7 +106,7 @@ enum ExploreCommand: Subcommand {
     }
 
     static func propertyTable(_ report: CheckReport, requested: Set<Property>?, style: TextStyle) -> String {
-        let width = report.properties.map(\.id.count).max() ?? 0
+        let width = report.properties.map { TerminalText.width($0.id) }.max() ?? 0
         var lines = ["properties:"]
         for result in propertyResults(report, requested: requested) {
             let status: String
@@ -135,7 +135,7 @@ enum ExploreCommand: Subcommand {
                     detail = ", and on every frame the runtime held on every stack of at most \(report.stats.depth) events"
                 }
             }
-            lines.append("  \(result.property.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(status)\(detail)")
+            lines.append("  \(TerminalText.padded(result.property.id, toWidth: width))  \(status)\(detail)")
         }
         return lines.joined(separator: "\n")
     }

@@ -87,15 +87,15 @@ enum ReplayCommand: Subcommand {
         let replay = FlowTrail.replay(entry, model: model, driver: driver)
         let style = context.style
         let secrets = Set(model.names(of: model.secrets))
-        var lines = ["\(file): \(entry.site ?? "") — \(ReportRenderer.counted(entry.actions.count, "step"))"]
+        var lines = ["\(TerminalText.escaped(file)): \(TerminalText.escaped(entry.site ?? "")) — \(ReportRenderer.counted(entry.actions.count, "step"))"]
         if model.roots.count > 1, let variant = FlowTrail.variantIndex(entry.variant ?? [:], model: model) {
             lines.append("  variant: \(model.variantNames[variant])")
         }
-        let width = max(7, replay.steps.map { ($0.event ?? "(start)").count }.max() ?? 0)
-        let stateWidth = replay.steps.map(\.state.count).max() ?? 0
+        let width = max(7, replay.steps.map { TerminalText.width(TerminalText.escaped($0.event ?? "(start)")) }.max() ?? 0)
+        let stateWidth = replay.steps.map { TerminalText.width(TerminalText.escaped($0.state)) }.max() ?? 0
         for (i, step) in replay.steps.enumerated() {
-            let event = (step.event ?? "(start)").padding(toLength: width, withPad: " ", startingAt: 0)
-            let state = step.state.padding(toLength: stateWidth, withPad: " ", startingAt: 0)
+            let event = TerminalText.padded(TerminalText.escaped(step.event ?? "(start)"), toWidth: width)
+            let state = TerminalText.padded(TerminalText.escaped(step.state), toWidth: stateWidth)
             lines.append("  \(String(format: "%2d", i)). \(event)  → \(state)  \(CounterexampleRenderer.dataText(step, secrets: secrets))")
         }
         let status: Int32

@@ -100,9 +100,12 @@ public final class Console: @unchecked Sendable {
         lock.withLock { writeOut(text + "\n") }
     }
 
-    /// Writes `text` and a newline to stderr.
+    /// Writes `text` and a newline to stderr, its control and invisible characters but line breaks and
+    /// tabs escaped (``TerminalText/escapedKeepingLines(_:)``): no file name, option value or name a
+    /// message quotes can drive the terminal.
     func err(_ text: String) {
-        lock.withLock { writeErr(text + "\n") }
+        let shown = TerminalText.escapedKeepingLines(text)
+        lock.withLock { writeErr(shown + "\n") }
     }
 
     /// Writes `text` to stderr as is (for the progress line, which rewrites itself with `\r`).

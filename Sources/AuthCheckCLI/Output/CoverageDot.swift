@@ -29,7 +29,7 @@ enum CoverageDot {
         let violations = report.violationsByState
         let title = report.name ?? report.spec
         var lines: [String] = []
-        lines.append("digraph \(quoted(title)) {")
+        lines.append("digraph \(quoted(DotText.cut(title))) {")
         let funnel = report.funnel
         let funnelStates = report.funnelStates
         var heading = "\(title): coverage at depth \(coverage.depth)"
@@ -168,28 +168,9 @@ enum CoverageDot {
         return lines.joined(separator: "\n")
     }
 
-    /// `text` as a quoted DOT id: `"` and `\` escaped, control characters written as `\n` or `\xHH`.
-    ///
-    /// Distinct names give distinct ids (the escaping is injective), so any state name is a valid, unique node id.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                out += "\\x" + TextScalars.hex(scalar.value, minimumDigits: 2)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// `text` as a quoted DOT id: see ``DotText/quoted(_:)``. State names are short (a spec's are at most 128 bytes).
+    static func quoted(_ text: String) -> String { DotText.quoted(text) }
 
-    /// `text` as a quoted DOT label: as ``quoted(_:)``, with `&` written as `&amp;` so it never reads as an entity.
-    static func label(_ text: String) -> String {
-        quoted(text.replacingOccurrences(of: "&", with: "&amp;"))
-    }
+    /// `text` as a quoted DOT label, cut short when long: see ``DotText/label(_:)``.
+    static func label(_ text: String) -> String { DotText.label(text) }
 }
-
-

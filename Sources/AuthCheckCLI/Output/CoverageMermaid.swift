@@ -3,8 +3,8 @@ import AuthFlowChecker
 
 /// Renders a ``CoverageReport`` as a Mermaid `stateDiagram-v2`, which GitHub renders in Markdown.
 ///
-/// `[*] --> initial`, terminal states `--> [*]`; ids are sanitised (`s3_mfaCode`) and each state
-/// keeps its name as its label; transitions are labelled with their event and stacks, dead ones
+/// `[*] --> initial`, terminal states `--> [*]`; ids are the states' numbers (`s3`) and each state
+/// keeps its name as its label, escaped by ``MermaidText``; transitions are labelled with their event and stacks, dead ones
 /// with `(dead)`. Classes style unreachable states (dashed, grey), abort states (grey), states
 /// with violations (red, with a note naming the properties) and states whose step says
 /// `back: false` (bold border). Mermaid state diagrams cannot colour an edge, so the edge that breaks
@@ -26,7 +26,7 @@ enum CoverageMermaid {
         }
         if let stop = coverage.stoppedBy { title = (title.map { $0 + " " } ?? "") + "(incomplete: \(stop))" }
         if let title {
-            lines += ["---", "title: \(JSON.quoted(title))", "---"]
+            lines += ["---", "title: \(MermaidText.title(title))", "---"]
         }
         lines.append("stateDiagram-v2")
         lines.append("    direction LR")
@@ -39,7 +39,7 @@ enum CoverageMermaid {
 
         var ids: [String: String] = [:]
         for (index, state) in coverage.states.enumerated() {
-            let id = identifier(state.name, index: index)
+            let id = identifier(index)
             ids[state.name] = id
             let shown = funnelStates[state.name].map { "\(state.name) · \(CoverageReport.funnelLabel($0))" } ?? state.name
             lines.append("    state \"\(text(shown))\" as \(id)")
@@ -84,41 +84,21 @@ enum CoverageMermaid {
             let extras = (coverage.transitions.contains(where: \.bySystem) ? " ⚙: the system's answer, not the user's." : "")
                 + (coverage.transitions.contains(where: \.reset) ? " ⟲: starts the flow again." : "")
                 + (coverage.transitions.contains { $0.condition != nil || $0.offeredWhen != nil } ? " if G: offered when G holds; [G]: taken when G holds." : "")
-            if report.funnel != nil {
-                lines.append("    note left of \(ids[initial.name]!) : "
-                    + "Legend. State: sessions that entered it, and those that left there. Edge: event (times taken). "
+            let legend = report.funnel != nil
+                ? "Legend. State: sessions that entered it, and those that left there. Edge: event (times taken). "
                     + "✗ edge: sessions took it, the spec has no such move. Red: a violated state. Dashed grey: unreachable. "
-                    + "Bold border: back is not allowed." + extras)
-            } else {
-                lines.append("    note left of \(ids[initial.name]!) : "
-                    + "Legend. Edge: event (stacks). Red: a violated state. ✗ edge: the step that breaks it. "
+                    + "Bold border: back is not allowed." + extras
+                : "Legend. Edge: event (stacks). Red: a violated state. ✗ edge: the step that breaks it. "
                     + "No transition: an event the table has no row for. Dashed grey: unreachable. "
-                    + "Bold border: back is not allowed." + extras)
-            }
+                    + "Bold border: back is not allowed." + extras
+            lines.append("    note left of \(ids[initial.name]!) : \(MermaidText.label(legend, limit: nil))")
         }
         return lines.joined(separator: "\n")
     }
 
-    /// A Mermaid-safe id: `s`, the state's index, `_`, and its name's ASCII letters, digits and underscores.
-    static func identifier(_ name: String, index: Int) -> String {
-        let kept = name.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
-        return "s\(index)_" + String(String.UnicodeScalarView(kept.prefix(40)))
-    }
+    /// The id of state number `index`: `s` and the number, so no name can make an id Mermaid reads as syntax.
+    static func identifier(_ index: Int) -> String { "s\(index)" }
 
-    /// A label safe inside quotes and after `:`: quotes, `#`, `;`, `<`, `>` as entity codes, line breaks as spaces.
-    static func text(_ label: String) -> String {
-        var out = ""
-        for scalar in label.unicodeScalars {
-            switch scalar {
-            case "\"": out += "#quot;"
-            case "#": out += "#35;"
-            case ";": out += "#59;"
-            case "<": out += "#lt;"
-            case ">": out += "#gt;"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += " "
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// A label as Mermaid must read it: see ``MermaidText/label(_:)``.
+    static func text(_ label: String) -> String { MermaidText.label(label) }
 }

@@ -1,3 +1,4 @@
+import AuthFlow
 import AuthFlowChecker
 
 /// Renders a ``CoverageReport`` as tables for people: unreachable states and dead transitions first.
@@ -7,7 +8,7 @@ enum CoverageText {
         let reachable = coverage.states.count - report.unreachable.count
         let fired = coverage.transitions.count - report.dead.count
         var lines: [String] = []
-        lines.append("\(report.spec): coverage at depth \(coverage.depth): \(reachable) of \(coverage.states.count) states \(coverage.stoppedBy == nil ? "reachable" : "reached"), \(fired) of \(coverage.transitions.count) transitions fired")
+        lines.append("\(TerminalText.escaped(report.spec)): coverage at depth \(coverage.depth): \(reachable) of \(coverage.states.count) states \(coverage.stoppedBy == nil ? "reachable" : "reached"), \(fired) of \(coverage.transitions.count) transitions fired")
         let unreachableText = report.unreachable.isEmpty ? "none" : style.warn(report.unreachable.map(\.name).joined(separator: ", "))
         let deadText = report.dead.isEmpty ? "none" : style.warn(report.dead.map(\.id).joined(separator: ", "))
         if let stop = coverage.stoppedBy {

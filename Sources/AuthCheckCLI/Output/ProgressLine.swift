@@ -1,3 +1,4 @@
+import AuthFlow
 import AuthFlowChecker
 import Foundation
 
@@ -71,7 +72,7 @@ final class ProgressLine: @unchecked Sendable {
     static func text(label: String, snapshot: CheckProgress.Snapshot, depthBound: Int, elapsed: TimeInterval) -> String {
         let rate = elapsed > 0 ? Int(Double(snapshot.count) / elapsed) : 0
         let depth = snapshot.phase == .stacks ? "depth \(snapshot.depth) of \(depthBound)" : "depth \(snapshot.depth)"
-        return "\(label): \(grouped(snapshot.count)) \(snapshot.phase.rawValue) · \(grouped(rate))/s · \(depth) · \(String(format: "%.1f", elapsed)) s"
+        return "\(TerminalText.escaped(label)): \(grouped(snapshot.count)) \(snapshot.phase.rawValue) · \(grouped(rate))/s · \(depth) · \(String(format: "%.1f", elapsed)) s"
     }
 
     /// `1204224` as `1,204,224`.

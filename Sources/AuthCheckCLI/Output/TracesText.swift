@@ -1,3 +1,4 @@
+import AuthFlow
 import AuthFlowChecker
 import Foundation
 
@@ -9,21 +10,21 @@ enum TracesText {
         let inputs = report.files.map { $0 == "-" ? ReportRenderer.standardInputName : $0 }
         let read = "\(counted(report.records, "record")) in \(inputs.joined(separator: ", "))"
         if report.violated {
-            lines.append("\(report.spec): \(style.bad("violated")) — \(grouped(sessions.broken)) of \(counted(sessions.total, "session")) "
+            lines.append("\(TerminalText.escaped(report.spec)): \(style.bad("violated")) — \(grouped(sessions.broken)) of \(counted(sessions.total, "session")) "
                          + "\(sessions.broken == 1 ? "breaks" : "break") the spec (\(read))")
         } else if exitStatus(report, strict: strict) != 0 {
-            lines.append("\(report.spec): \(style.bad("violated")) — no session breaks the spec, but \(counted(report.problemTotal, "record"))"
+            lines.append("\(TerminalText.escaped(report.spec)): \(style.bad("violated")) — no session breaks the spec, but \(counted(report.problemTotal, "record"))"
                          + " could not be read or \(report.problemTotal == 1 ? "was" : "were") out of place, under --strict "
                          + "(\(counted(sessions.total, "session")), \(read))")
         } else {
-            lines.append("\(report.spec): \(style.good("holds")) — no session breaks the spec (\(counted(sessions.total, "session")), \(read))")
+            lines.append("\(TerminalText.escaped(report.spec)): \(style.good("holds")) — no session breaks the spec (\(counted(sessions.total, "session")), \(read))")
         }
 
         if !report.findings.isEmpty {
             lines.append("")
             for (i, finding) in report.findings.enumerated() {
                 let on = finding.event.map { " on \($0)" } ?? ""
-                lines.append("\(i + 1)) \(finding.file):\(finding.line)  session \(finding.session)  "
+                lines.append("\(i + 1)) \(TerminalText.escaped(finding.file)):\(finding.line)  session \(finding.session)  "
                              + style.bad("\(finding.property.rawValue)") + " at \(finding.state)\(on)")
                 lines.append("   \(finding.message)")
             }
@@ -37,7 +38,7 @@ enum TracesText {
             lines.append("")
             lines.append(style.warn("records not read or out of place: \(grouped(report.problemTotal))") + " (" + problemCounts(report) + ")")
             for problem in report.problems {
-                lines.append("  \(problem.file):\(problem.line)  \(problem.kind.rawValue): \(problem.message)")
+                lines.append("  \(TerminalText.escaped(problem.file)):\(problem.line)  \(problem.kind.rawValue): \(problem.message)")
             }
             let unlisted = report.problemTotal - report.problems.count
             if unlisted > 0 { lines.append("  … and \(grouped(unlisted)) more") }

@@ -38,20 +38,7 @@ public enum SpecLimits {
     /// cannot hide itself, reorder the line (bidi overrides) or drive the terminal (ANSI escapes)
     /// when a message is printed.
     static func shown(_ name: String) -> String {
-        var shown = ""
-        var count = 0
-        for scalar in name.unicodeScalars {
-            if count == shownNameLength {
-                return shown + "…(\(name.utf8.count) bytes)"
-            }
-            if scalar.isControlOrInvisibleFormat {
-                shown += "\\u{" + TextScalars.hex(scalar.value) + "}"
-            } else {
-                shown.unicodeScalars.append(scalar)
-            }
-            count += 1
-        }
-        return shown
+        TerminalText.escaped(name, limit: shownNameLength)
     }
 }
 

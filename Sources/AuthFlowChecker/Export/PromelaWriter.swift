@@ -80,10 +80,43 @@ struct PromelaWriter {
         out.append("    do")
         let options = moves + (depth == nil ? terminalWait() : backLines())
         // Promela wants an option in every loop: a flow with no move at all stops at its root.
-        out.append(contentsOf: options.isEmpty ? ["    :: false   /* no move and no back from any state */"] : options)
+        out.append(contentsOf: options.isEmpty ? ["    :: false   /* no move and no back from any state */"] : Self.grouped(options))
         out.append("    od")
         out.append("}")
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The most options one `do` or `if` holds: SPIN's parser keeps a list of options on its stack and
+    /// runs out of it ("memory exhausted") a little under 20,000 options (19,900 compile, 20,000 do not).
+    static let maxOptionsPerList = 10_000
+
+    /// `options` as they are when there are at most ``maxOptionsPerList``, else in groups of about that
+    /// many, each one option `:: if … fi` of the loop. Choosing among a nested `if`'s options is not a
+    /// step of its own, so the model has the same transitions and states stored either way.
+    static func grouped(_ options: [String], limit: Int = maxOptionsPerList) -> [String] {
+        let total = options.count { $0.hasPrefix("    :: ") }
+        guard total > limit else { return options }
+        var groups: [[String]] = [[]]
+        var inGroup = 0
+        for line in options {
+            // A group ends before the comment that opens the next option once it holds `limit` options.
+            if line.hasPrefix("    /*"), inGroup >= limit {
+                groups.append([])
+                inGroup = 0
+            }
+            if line.hasPrefix("    :: ") { inGroup += 1 }
+            groups[groups.count - 1].append(line)
+        }
+        var out: [String] = []
+        var first = 1
+        for group in groups {
+            let count = group.count { $0.hasPrefix("    :: ") }
+            out.append("    :: if   /* options \(first)-\(first + count - 1) of \(total): SPIN parses at most about 20,000 in one list */")
+            out += group.map { "    " + $0 }
+            out.append("       fi")
+            first += count
+        }
+        return out
     }
 
     /// The header's table of the spec's own rules: the assertion each `always` or `never` rule is checked by,

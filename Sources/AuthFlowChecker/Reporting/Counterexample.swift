@@ -30,18 +30,18 @@ public enum CounterexampleRenderer {
             // An illegal transition's path ends at the state that emits the event; the event it
             // cannot take is shown as a step of its own, marked, so the reader sees what was pressed.
             let refused = violation.property == .illegalTransition ? violation.event : nil
-            let eventWidth = max(5, (violation.path.map { ($0.event ?? "(start)").count } + [refused?.count ?? 0]).max() ?? 0)
-            let stateWidth = max(5, violation.path.map(\.state.count).max() ?? 0)
+            let eventWidth = max(5, (violation.path.map { TerminalText.width($0.event ?? "(start)") } + [refused.map(TerminalText.width) ?? 0]).max() ?? 0)
+            let stateWidth = max(5, violation.path.map { TerminalText.width($0.state) }.max() ?? 0)
             let last = refused == nil ? violation.path.count - 1 : violation.path.count
             func line(_ i: Int, event: String, rest: String) -> String {
                 let marker = i == last ? style.bad("✗") : " "
                 var line = " \(marker) \(String(i).leftPadded(2, with: " ")). "
-                    + "\(event.padding(toLength: eventWidth, withPad: " ", startingAt: 0))  \(rest)"
+                    + "\(TerminalText.padded(event, toWidth: eventWidth))  \(rest)"
                 if i == last { line += "   " + style.bad("← \(violation.property.id)") }
                 return line.trailingSpacesTrimmed
             }
             for (i, step) in violation.path.enumerated() {
-                let state = step.state.padding(toLength: stateWidth, withPad: " ", startingAt: 0)
+                let state = TerminalText.padded(step.state, toWidth: stateWidth)
                 lines.append(line(i, event: step.event ?? "(start)", rest: "→ \(state)  \(dataText(step, secrets: secrets))"))
             }
             if let refused {
@@ -98,10 +98,10 @@ public enum CounterexampleRenderer {
             case let .value(key, _, _): differing.insert(key)
             }
         }
-        let width = fields.map(\.name.count).max() ?? 0
+        let width = fields.map { TerminalText.width($0.name) }.max() ?? 0
         var lines = ["   frame after step \(step) (− expected by the spec, + actual in \(subject)):"]
         for field in fields {
-            let name = field.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            let name = TerminalText.padded(field.name, toWidth: width)
             if !differing.contains(field.id) {
                 lines.append("       \(name)  \(field.expected ?? "")".trailingSpacesTrimmed)
                 continue

@@ -96,7 +96,9 @@ package struct Finding: Hashable, Sendable {
             lint("unreachable-state", "state \(state) is not reachable from the initial state", model?.location(ofStep: state))
         }
         for transition in report.lint.deadTransitions {
-            let row = model?.spec.transitions.firstIndex { "\($0.from).\($0.on)" == transition }
+            let row = model?.spec.transitions.firstIndex {
+                Lint.rowName(from: $0.from, on: $0.on) == transition || Lint.rowName(from: $0.from, on: $0.on, to: $0.to) == transition
+            }
             lint("dead-transition", "transition \(transition) never fires from a reachable configuration",
                  row.flatMap { model?.location(ofRow: $0) })
         }

@@ -8,7 +8,7 @@ public enum FuzzReportRenderer {
     public static func replayCommand(spec: String, failure: FuzzFailure, options: FuzzOptions) -> String {
         let spec = ReportRenderer.specArgument(spec)
         if failure.run < 0 { return "authcheck fuzz \(spec) --regressions FILE (a saved regression fails)" }
-        let properties = (options.properties ?? []).sorted().map { " --property \($0.id)" }.joined()
+        let properties = (options.properties ?? []).sorted().map { " --property \(ShellText.quoted($0.id))" }.joined()
         return "authcheck fuzz \(spec) --seed \(failure.seed) --runs \(failure.run + 1) --max-steps \(options.maxSteps)"
             + properties
     }
@@ -20,7 +20,7 @@ public enum FuzzReportRenderer {
         case .violated:
             let failure = report.failure!
             let where_ = failure.run < 0 ? "saved regression \(-failure.run)" : "run \(failure.run + 1) of \(options.runs), seed \(failure.seed)"
-            lines.append("\(spec): \(style.bad("violated")) — a random path failed (\(where_))")
+            lines.append("\(TerminalText.escaped(spec)): \(style.bad("violated")) — a random path failed (\(where_))")
             lines.append("")
             lines.append(CounterexampleRenderer.render(failure.violation, number: 1,
                                                        replay: replayCommand(spec: spec, failure: failure, options: options),
@@ -28,9 +28,9 @@ public enum FuzzReportRenderer {
             lines.append("   shrunk from \(failure.original.count) to \(failure.shrunk.count) steps in \(failure.shrinkReplays) replays: "
                          + "\(failure.shrunk.map(\.name).joined(separator: " ")) (\(shortestText(failure)))")
         case .incomplete:
-            lines.append("\(spec): \(style.warn("incomplete")) — \(report.stoppedBy.map { "\($0)" } ?? "a limit was reached") after \(report.runs) of \(options.runs) runs")
+            lines.append("\(TerminalText.escaped(spec)): \(style.warn("incomplete")) — \(report.stoppedBy.map { "\($0)" } ?? "a limit was reached") after \(report.runs) of \(options.runs) runs")
         default:
-            lines.append("\(spec): \(style.good("holds")) — \(ReportRenderer.counted(report.runs, "random path")), \(ReportRenderer.counted(report.steps, "step")), no failure (seed \(report.seed))")
+            lines.append("\(TerminalText.escaped(spec)): \(style.good("holds")) — \(ReportRenderer.counted(report.runs, "random path")), \(ReportRenderer.counted(report.steps, "step")), no failure (seed \(report.seed))")
         }
         let c = report.coverage
         lines.append("coverage: states \(c.statesHit)/\(c.statesReachable), transitions \(c.transitionsHit)/\(c.transitionsLive), (state, event) pairs \(c.pairsHit)/\(c.pairsReachable)"

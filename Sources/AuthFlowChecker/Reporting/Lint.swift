@@ -31,6 +31,18 @@ public struct Lint: Hashable, Sendable {
         return lines
     }
 
+    /// A table row as lint names it: `from.event`, or `from.event→to` when `to` is given.
+    ///
+    /// A name holding `.`, `→`, `,`, `"` or `\` is written in double quotes (with `"` and `\`
+    /// escaped), so that two rows never print alike: `"a.b".c` and `a."b.c"`, not `a.b.c` twice.
+    public static func rowName(from: String, on event: String, to: String? = nil) -> String {
+        func part(_ name: String) -> String {
+            guard name.contains(where: { ".→,\"\\".contains($0) }) || name.isEmpty else { return name }
+            return "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        return part(from) + "." + part(event) + (to.map { "→" + part($0) } ?? "")
+    }
+
     /// Whether there is nothing to report.
     public var isEmpty: Bool {
         unreachable.isEmpty && deadTransitions.isEmpty && unusedData.isEmpty && waitsOnSystem.isEmpty && shadowedRows.isEmpty

@@ -11,9 +11,9 @@ public enum ReportRenderer {
         let spec = specArgument(report.spec)
         // The complete check decides what no one path shows: the passcode, a `reachable` no configuration satisfies.
         if violation.property == .passcode || violation.state == nil {
-            return "authcheck check \(spec) --property \(violation.property.id)"
+            return "authcheck check \(spec) --property \(ShellText.quoted(violation.property.id))"
         }
-        return "authcheck explore \(spec) --property \(violation.property.id) --depth \(report.stats.depth)"
+        return "authcheck explore \(spec) --property \(ShellText.quoted(violation.property.id)) --depth \(report.stats.depth)"
     }
 
     /// The report as text: a verdict line, each violation as a numbered counterexample, lint, stats.
@@ -21,19 +21,19 @@ public enum ReportRenderer {
         var lines: [String] = []
         switch report.verdict {
         case .invalid:
-            lines.append("\(report.spec): \(style.bad("invalid")) — \(report.error?.issues.count ?? 0) problem\(report.error?.issues.count == 1 ? "" : "s")")
+            lines.append("\(TerminalText.escaped(report.spec)): \(style.bad("invalid")) — \(report.error?.issues.count ?? 0) problem\(report.error?.issues.count == 1 ? "" : "s")")
             for issue in report.error?.issues ?? [] {
-                lines.append("   \(issue)")
+                lines.append("   \(TerminalText.escapedKeepingLines("\(issue)"))")
             }
             return lines.joined(separator: "\n")
         case .holds:
-            lines.append("\(report.spec): \(style.good("holds")) — \(summary(report.stats))")
+            lines.append("\(TerminalText.escaped(report.spec)): \(style.good("holds")) — \(summary(report.stats))")
         case .violated:
             let count = report.violations.count
             let what = count > 0 ? "\(count) violation\(count == 1 ? "" : "s")" : "lint findings under --strict"
-            lines.append("\(report.spec): \(style.bad("violated")) — \(what)")
+            lines.append("\(TerminalText.escaped(report.spec)): \(style.bad("violated")) — \(what)")
         case .incomplete:
-            lines.append("\(report.spec): \(style.warn("incomplete")) — \(report.stoppedBy.map { "\($0)" } ?? "a limit was reached") before the check was complete")
+            lines.append("\(TerminalText.escaped(report.spec)): \(style.warn("incomplete")) — \(report.stoppedBy.map { "\($0)" } ?? "a limit was reached") before the check was complete")
         }
         for warning in report.warnings { lines.append("   warning: \(warning)") }
         for (i, violation) in report.violations.enumerated() {
@@ -154,12 +154,11 @@ public enum ReportRenderer {
 
     /// The spec named `spec` as a command line gives it: `-` for one read from standard input, else its path, quoted for a shell.
     public static func specArgument(_ spec: String) -> String {
-        spec == standardInputName ? "-" : shellQuoted(spec)
+        spec == standardInputName ? "-" : ShellText.quoted(spec, file: true)
     }
 
-    /// Quotes `text` for a POSIX shell when it needs it.
+    /// Quotes `text` for a shell when it needs it: see ``ShellText/quoted(_:file:)``.
     public static func shellQuoted(_ text: String) -> String {
-        let safe = text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "/._-+:=@,".unicodeScalars.contains($0)) }
-        return safe && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        ShellText.quoted(text)
     }
 }

@@ -415,18 +415,7 @@ extension TraceReplay {
 
     /// Text from the input as reports print it: control and invisible characters as `\u{…}`, at most 200 characters.
     static func printable(_ text: String) -> String {
-        var out = ""
-        var count = 0
-        for scalar in text.unicodeScalars {
-            count += 1
-            if count > 200 { return out + "…" }
-            if scalar.isControlOrInvisibleFormat {
-                out += "\\u{" + TextScalars.hex(scalar.value) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        TerminalText.escaped(text, limit: 200, counted: false)
     }
 
     /// A state's name, or `a state the spec does not have`.

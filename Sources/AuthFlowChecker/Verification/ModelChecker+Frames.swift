@@ -96,14 +96,14 @@ extension ModelChecker {
         for state in 0..<model.stateCount {
             for emission in model.emissions[state] {
                 for (i, row) in emission.rows.enumerated() where !facts.firedRows.contains(row.row) {
-                    let name = "\(model.states[state]).\(model.events[emission.event.index])"
+                    let (from, on, to) = (model.states[state], model.events[emission.event.index], model.states[row.to.index])
                     let offered = facts.offered.contains(Int64(state) << 32 | Int64(emission.event.rawValue))
                     if offered && emission.rows[..<i].contains(where: { facts.firedRows.contains($0.row) })
                         && guardHolds(row, of: emission, at: state, in: graph) {
-                        lint.shadowedRows.append("\(name)→\(model.states[row.to.index])")
+                        lint.shadowedRows.append(Lint.rowName(from: from, on: on, to: to))
                     } else {
                         // Several rows share `from` and `on` in `/2`: the target says which is dead.
-                        lint.deadTransitions.append(emission.rows.count > 1 ? "\(name)→\(model.states[row.to.index])" : name)
+                        lint.deadTransitions.append(Lint.rowName(from: from, on: on, to: emission.rows.count > 1 ? to : nil))
                     }
                 }
             }
@@ -111,7 +111,7 @@ extension ModelChecker {
         // Rows for an event the state never emits take no emission: dead too.
         let attached = Set(model.emissions.flatMap { $0.flatMap { $0.rows.map(\.row) } })
         for (i, row) in model.rows.enumerated() where !attached.contains(i) {
-            lint.deadTransitions.append("\(model.states[row.from.index]).\(model.events[row.event.index])")
+            lint.deadTransitions.append(Lint.rowName(from: model.states[row.from.index], on: model.events[row.event.index]))
         }
         return lint
     }

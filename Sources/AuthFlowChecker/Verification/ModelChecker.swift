@@ -76,7 +76,7 @@ package enum ModelChecker {
         lint.unusedData = model.names(of: produced.subtracting(required).subtracting(model.outputs))
         lint.unreachable = (0..<model.stateCount).filter { !graph.isReachable($0) }.map { model.states[$0] }
         for row in model.rows {
-            if !graph.fires(row) { lint.deadTransitions.append("\(model.states[row.from.index]).\(model.events[row.event.index])") }
+            if !graph.fires(row) { lint.deadTransitions.append(Lint.rowName(from: model.states[row.from.index], on: model.events[row.event.index])) }
         }
         return lint
     }
