@@ -30,7 +30,7 @@ struct FrameTable {
         static let backAllowed = Facts(rawValue: 1 << 0)
         /// Some move of the configuration starts the flow again.
         static let resets = Facts(rawValue: 1 << 1)
-        /// The walk has driven its resets (or found that an earlier table did): see ``FrameWalk/resetProbed``.
+        /// The walk has driven its resets, at the one stack ``ResetStacks`` fixes for it.
         static let resetsDriven = Facts(rawValue: 1 << 2)
         /// The spec's own rules this configuration breaks are known: ``Entry/ruleStart``..``Entry/ruleEnd`` in ``brokenRules``.
         static let rulesDecided = Facts(rawValue: 1 << 3)
