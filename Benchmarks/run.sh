@@ -57,7 +57,7 @@ text = pattern.sub(lambda _: section + "\n", text, count=1) if pattern.search(te
 head, sep, rest = text.partition("\n## Targets\n")
 body, nxt, tail = rest.partition("\n## ")
 kept = [line for line in body.rstrip("\n").split("\n") if not any(line.startswith(t.split(" at depth ")[0]) for t in targets)]
-text = head + sep + "\n".join(kept + targets) + "\n" + ("\n" + nxt + tail if nxt else "")
+text = head + sep + "\n".join(kept + targets) + "\n" + (nxt + tail if nxt else "")
 open("Benchmarks/results.md", "w").write(text)
 PY
   echo "wrote the real authflow/2 section of Benchmarks/results.md" >&2
