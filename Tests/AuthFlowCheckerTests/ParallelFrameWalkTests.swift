@@ -97,6 +97,39 @@ import Testing
         }
     }
 
+    /// The heights at which the runtime was signed out (signOut is the fixture's only reset, and never a move the walk takes).
+    final class ResetLog: @unchecked Sendable {
+        let lock = NSLock()
+        var heights: [Int] = []
+        func add(_ height: Int) { lock.withLock { heights.append(height) } }
+    }
+
+    final class LogsResets: ForwardingDriver {
+        let log: ResetLog
+        init(model: FlowModel, log: ResetLog) {
+            self.log = log
+            super.init(model: model)
+        }
+        override func send(_ event: EventID, value: (KeyID) -> FlowValue) -> Bool {
+            let height = real.height
+            let accepted = real.send(event, value: value)
+            if accepted && event == model.event(named: "signOut") { log.add(height) }
+            return accepted
+        }
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func eachConfigurationsResetsAreDrivenOnceAtItsShortestStack(_ workers: Int) throws {
+        let model = try Self.model()
+        let log = ResetLog()
+        var explorer = ParallelExplorer(model: model, workers: workers)
+        explorer.tasksPerWorker = 1
+        _ = explorer.explore(depth: 7) { LogsResets(model: model, log: log) }
+        let expected = ResetStacks(model: model, depth: 7).paths.values.map { $0.path.count + 1 }.sorted()
+        #expect(!expected.isEmpty)
+        #expect(log.heights.sorted() == expected)
+    }
+
     @Test func anExpiredTimeoutStopsEveryWorkerAsIncomplete() throws {
         let model = try Self.model()
         let walk = ParallelExplorer(model: model, workers: 2).explore(depth: 12, timeout: 0)
