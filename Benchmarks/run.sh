@@ -4,6 +4,7 @@
 #   Benchmarks/run.sh            the full report (about two minutes and 3 GB of SPIN, seconds and 21 MB of authcheck)
 #   Benchmarks/run.sh --quick    smaller depths, for a smoke run
 #   Benchmarks/run.sh --traces-only   only `authcheck traces` on generated corpora (writes up to 3.5 GB under .build-bench/traces)
+#   Benchmarks/run.sh --real-v2-only  only the lockstep walk on real authflow/2 flows (Benchmarks/specs/) and `authcheck check` on them
 #
 # Options after the script name go to authcheck-bench (--quick, --repeat N, --no-spin, --traces-only first).
 # SPIN is compared when `spin` is on the PATH (Debian: apt-get install spin) and a C compiler is.
@@ -38,6 +39,28 @@ for target in targets:
 open("Benchmarks/results.md", "w").write(text)
 PY
   echo "wrote the traces section of Benchmarks/results.md" >&2
+  exit 0
+fi
+# --real-v2-only: measure the real authflow/2 flows alone and put their section and target lines in place in results.md.
+if [ "${1:-}" = "--real-v2-only" ]; then
+  section="$(mktemp)"
+  trap 'rm -f "$section"' EXIT
+  "$bench" --root "$PWD" "$@" | tee "$section"
+  python3 - "$section" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().rstrip("\n").split("\n")
+targets = [line[len("TARGET: "):] for line in lines if line.startswith("TARGET: ")]
+section = "\n".join(line for line in lines if not line.startswith("TARGET: ")).rstrip("\n") + "\n"
+text = open("Benchmarks/results.md").read()
+pattern = re.compile(r"^## The lockstep walk on real authflow/2 flows\n.*?(?=^## )", re.S | re.M)
+text = pattern.sub(lambda _: section + "\n", text, count=1) if pattern.search(text) else text.replace("\n## Complete ", "\n" + section + "\n## Complete ", 1)
+head, sep, rest = text.partition("\n## Targets\n")
+body, nxt, tail = rest.partition("\n## ")
+kept = [line for line in body.rstrip("\n").split("\n") if not any(line.startswith(t.split(" at depth ")[0]) for t in targets)]
+text = head + sep + "\n".join(kept + targets) + "\n" + (nxt + tail if nxt else "")
+open("Benchmarks/results.md", "w").write(text)
+PY
+  echo "wrote the real authflow/2 section of Benchmarks/results.md" >&2
   exit 0
 fi
 partial="$(mktemp)"

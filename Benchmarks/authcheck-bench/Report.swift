@@ -8,6 +8,8 @@ struct Report {
     var quick = false
     /// Only the `authcheck traces` section (Benchmarks/run.sh --traces-only splices it into results.md).
     var tracesOnly = false
+    /// Only the section on real `authflow/2` flows (Benchmarks/run.sh --real-v2-only splices it into results.md).
+    var realFlowsOnly = false
     var repeats = 1
     var useSpin = true
     var root = FileManager.default.currentDirectoryPath
@@ -18,6 +20,7 @@ struct Report {
             switch argument {
             case "--quick": quick = true
             case "--traces-only": tracesOnly = true
+            case "--real-v2-only": realFlowsOnly = true
             case "--no-spin": useSpin = false
             case "--repeat":
                 guard let value = rest.popFirst().flatMap(Int.init), value >= 1 else {
@@ -107,6 +110,10 @@ struct Report {
         if tracesOnly {
             // The target line last, marked, for run.sh to put under Targets.
             if let target = try traces(emit: emit) { emit("TARGET: " + target) }
+            return
+        }
+        if realFlowsOnly {
+            for target in try realFlowsSection(emit) { emit("TARGET: " + target) }
             return
         }
         emit("# authcheck benchmarks")
@@ -236,6 +243,7 @@ struct Report {
 
         // 3b. authflow/2 against authflow/1.
         let version2 = try version2Section(emit)
+        let realFlowTargets = try realFlowsSection(emit)
 
         // 4. Complete verification of generated flows.
         emit("## Complete `(state, data keys)` verification of generated flows (16 keys)")
@@ -310,6 +318,7 @@ struct Report {
                  + "of a /1 flow of the same size (peak \(f(version2.peakV2, 1)) MB against \(f(version2.peakV1, 1)) MB) — "
                  + (version2.ratio >= 0.5 ? "met (at least half)" : "**not met** (target at least half)"))
         }
+        for target in realFlowTargets { emit(target) }
         if let verifyTarget {
             emit("- complete verification of a generated flow of \(verifyTarget.states) states and 16 keys: "
                  + "\(f(verifyTarget.seconds, 3)) s including building the model — "

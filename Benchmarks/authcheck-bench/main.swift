@@ -1,6 +1,7 @@
 // authcheck-bench: authcheck's runtime walk and complete verification against SPIN on the same exploration.
 //
 //   authcheck-bench [--quick] [--repeat N] [--no-spin] [--root DIR]   the whole report, as Markdown on stdout
+//   authcheck-bench --real-v2-only [--repeat N] [--root DIR]          only the section on real authflow/2 flows
 //   authcheck-bench walk SPEC DEPTH WORKERS                            one walk, in this process (a child)
 //   authcheck-bench conformance SPEC DEPTH undo|replay|floor           one conformance walk of the example app, or its floor (a child)
 //   authcheck-bench verify STATES KEYS SEED                            one complete verification (a child)
@@ -32,6 +33,7 @@ do {
         try TracesBenchmark.replay(arguments.dropFirst())
     case "-h", "--help":
         print("usage: authcheck-bench [--quick] [--repeat N] [--no-spin] [--root DIR]\n"
+              + "       authcheck-bench --real-v2-only [--repeat N] [--root DIR]\n"
               + "       authcheck-bench walk SPEC DEPTH WORKERS\n"
               + "       authcheck-bench conformance SPEC DEPTH undo|replay|floor\n"
               + "       authcheck-bench verify STATES KEYS SEED\n"

@@ -22,11 +22,11 @@ final class SessionMoves {
     let emissionList: UnsafeMutableBufferPointer<FlowModel.Emission>
     let rowList: UnsafeMutableBufferPointer<FlowModel.GuardedRow>
     let rowStart: [Int]
-    let stateCount: Int
+    @usableFromInline let stateCount: Int
     let layout: DataLayout
-    let eventCount: Int
+    @usableFromInline let eventCount: Int
     /// Per state and event (`state * eventCount + event`): the index of the event's emission in the state's step, or -1.
-    let emissionIndex: [Int32]
+    @usableFromInline let emissionIndex: [Int32]
     /// Where each state's emissions start in the flat per-emission tables below.
     @usableFromInline let emissionStart: [Int]
     /// Per emission: whether some row without a guard takes every branch (then it is accepted exactly when offered).
@@ -37,6 +37,52 @@ final class SessionMoves {
     @usableFromInline let touched: [UInt64]
     /// Per emission: the keys the step's output must carry, as bits.
     @usableFromInline let outputBits: [UInt64]
+    /// Per emission: where its branches' rows start in a frame's decisions (``FrameDecisions``), from the state's first emission.
+    let branchOffset: [Int]
+    /// Per state: how many branches its emissions have together (the size of a frame's row choices), or -1 when its
+    /// emissions are too many for a frame's bit sets (its moves are then decided at every call).
+    @usableFromInline let decisionSize: [Int]
+    /// What the model decides in the frames this session has entered, each decided once (see ``decisions(state:keys:values:)``):
+    /// behind a pointer, so the hot path pays no dynamic exclusivity check (a session is used by one task at a time).
+    @usableFromInline let _decided: UnsafeMutablePointer<FrameDecisions>
+    @inlinable var decided: FrameDecisions {
+        @inline(__always) unsafeAddress { UnsafePointer(_decided) }
+        @inline(__always) unsafeMutableAddress { _decided }
+    }
+
+    /// The model's decisions in every frame a session has entered: which emissions its step offers, which it
+    /// accepts, and which row each branch takes, decided once per distinct frame by the guards and read back
+    /// afterwards.
+    ///
+    /// A session walked by the checker enters a few thousand distinct frames millions of times, and asks
+    /// at each whether every event is enabled: the guards are evaluated once per frame instead of at every
+    /// question. Memory is bounded: past ``capacity`` frames the decisions are forgotten and made again.
+    @usableFromInline struct FrameDecisions {
+        /// A frame: the state and its data.
+        @usableFromInline struct Key: Hashable {
+            @usableFromInline var state: Int
+            @usableFromInline var keys: UInt64
+            @usableFromInline var values: UInt64
+            @inlinable init(state: Int, keys: UInt64, values: UInt64) {
+                self.state = state
+                self.keys = keys
+                self.values = values
+            }
+        }
+        /// The frames decided, by index.
+        @usableFromInline var index: [Key: Int32] = [:]
+        /// Per frame: the bits (by emission index in its step) of the emissions offered and accepted, and where its row choices start.
+        @usableFromInline var offered: [UInt64] = []
+        @usableFromInline var accepted: [UInt64] = []
+        var rowStart: [Int32] = []
+        /// Per frame, per emission, per branch: the position of the first row that holds among the emission's rows, or -1.
+        var rows: [Int32] = []
+        /// The frame asked about last and its index (most questions come in runs about one frame).
+        @usableFromInline var last = Key(state: -1, keys: 0, values: 0)
+        @usableFromInline var lastIndex: Int32 = -1
+        /// The most frames kept before they are forgotten.
+        static let capacity = 1 << 16
+    }
 
     init(model: FlowModel) {
         let flat = Array(model.emissions.joined())
@@ -70,6 +116,19 @@ final class SessionMoves {
             }
         }
         start.append(alwaysTaken.count)
+        var branchOffset: [Int] = [], decisionSize: [Int] = []
+        for (state, list) in model.emissions.enumerated() {
+            var total = 0
+            for position in list.indices {
+                branchOffset.append(total)
+                total += branchCount[start[state] + position]
+            }
+            decisionSize.append(list.count <= 64 ? total : -1)
+        }
+        self.branchOffset = branchOffset
+        self.decisionSize = decisionSize
+        _decided = .allocate(capacity: 1)
+        _decided.initialize(to: FrameDecisions())
         emissionIndex = index
         emissionStart = start
         self.alwaysTaken = alwaysTaken
@@ -79,40 +138,110 @@ final class SessionMoves {
     }
 
     deinit {
+        _decided.deinitialize(count: 1)
+        _decided.deallocate()
         emissionList.deinitialize().deallocate()
         rowList.deinitialize().deallocate()
     }
 
     /// The index of `event`'s emission in the step of `state`, if the step emits it.
-    @usableFromInline func emission(_ event: Int, in state: Int) -> Int? {
+    @inlinable func emission(_ event: Int, in state: Int) -> Int? {
         guard state >= 0, state < stateCount, event >= 0, event < eventCount else { return nil }
         let index = emissionIndex[state * eventCount + event]
         return index < 0 ? nil : Int(index)
     }
 
     /// Whether the step of `state` offers its emission `index` in the frame `(keys, values)`.
-    @usableFromInline func offers(state: Int, emission index: Int, keys: UInt64, values: UInt64) -> Bool {
-        FlowModel.offers(in: UnsafeBufferPointer(emissionList), index: emissionStart[state] + index, state: state, keys: keys, values: values, layout: layout)
+    @inlinable func offers(state: Int, emission index: Int, keys: UInt64, values: UInt64) -> Bool {
+        guard let d = decisions(state: state, keys: keys, values: values) else { return decideOffers(state: state, emission: index, keys: keys, values: values) }
+        return decided.offered[d] & (1 << UInt64(index)) != 0
     }
 
     /// What branch `branch` of the emission does from the frame `(keys, values)`: its effects, then the first row that holds.
     @usableFromInline func outcome(state: Int, emission index: Int, branch: Int, keys: UInt64, values: UInt64) -> Outcome {
         let flat = emissionStart[state] + index
         let (k, v) = emissionList[flat].applying(branch: branch, keys: keys, values: values, layout: layout)
-        let rows = UnsafeBufferPointer(rebasing: rowList[rowStart[flat]..<rowStart[flat + 1]])
-        guard let r = FlowModel.firstRow(in: rows, state: state, keys: k, values: v, layout: layout) else {
-            return Outcome(row: nil, keys: k, values: v)
+        let r: Int
+        if let d = decisions(state: state, keys: keys, values: values) {
+            r = Int(decided.rows[Int(decided.rowStart[d]) + branchOffset[flat] + branch])
+        } else {
+            r = decideRow(flat: flat, state: state, keys: k, values: v)
         }
-        return Outcome(row: (rows[r].to.index, rows[r].clearKeys, rows[r].clearValues, rows[r].reset), keys: k, values: v)
+        guard r >= 0 else { return Outcome(row: nil, keys: k, values: v) }
+        let row = rowList[rowStart[flat] + r]
+        return Outcome(row: (row.to.index, row.clearKeys, row.clearValues, row.reset), keys: k, values: v)
     }
 
     /// Whether the step of `state` offers its emission `index` in the frame and some branch of it has a row that fires.
-    @usableFromInline func accepts(state: Int, emission index: Int, keys: UInt64, values: UInt64) -> Bool {
-        guard offers(state: state, emission: index, keys: keys, values: values) else { return false }
+    @inlinable func accepts(state: Int, emission index: Int, keys: UInt64, values: UInt64) -> Bool {
+        guard let d = decisions(state: state, keys: keys, values: values) else { return decideAccepts(state: state, emission: index, keys: keys, values: values) }
+        return decided.accepted[d] & (1 << UInt64(index)) != 0
+    }
+
+    /// The index of the frame's decisions, made now if this is its first question; `nil` when the state's are not kept.
+    @inlinable @inline(__always)
+    func decisions(state: Int, keys: UInt64, values: UInt64) -> Int? {
+        let last = decided.last
+        if last.state == state && last.keys == keys && last.values == values { return Int(decided.lastIndex) }
+        return lookUp(FrameDecisions.Key(state: state, keys: keys, values: values))
+    }
+
+    /// ``decisions(state:keys:values:)`` for a frame other than the last one asked about.
+    @usableFromInline @inline(never)
+    func lookUp(_ key: FrameDecisions.Key) -> Int? {
+        guard key.state >= 0, key.state < stateCount, decisionSize[key.state] >= 0 else { return nil }
+        let d = decided.index[key] ?? decide(key)
+        decided.last = key
+        decided.lastIndex = d
+        return Int(d)
+    }
+
+    /// Decides the frame `key` by the guards: every emission of its step, every branch.
+    @inline(never)
+    func decide(_ key: FrameDecisions.Key) -> Int32 {
+        if decided.offered.count >= FrameDecisions.capacity { decided = FrameDecisions() }
+        let state = key.state
+        let d = Int32(decided.offered.count)
+        var offered: UInt64 = 0, accepted: UInt64 = 0
+        decided.rowStart.append(Int32(decided.rows.count))
+        for index in 0..<(emissionStart[state + 1] - emissionStart[state]) {
+            let flat = emissionStart[state] + index
+            let offers = decideOffers(state: state, emission: index, keys: key.keys, values: key.values)
+            if offers { offered |= 1 << UInt64(index) }
+            var any = false
+            for branch in 0..<branchCount[flat] {
+                let (k, v) = emissionList[flat].applying(branch: branch, keys: key.keys, values: key.values, layout: layout)
+                let r = decideRow(flat: flat, state: state, keys: k, values: v)
+                any = any || r >= 0
+                decided.rows.append(Int32(r))
+            }
+            if offers && any { accepted |= 1 << UInt64(index) }
+        }
+        decided.offered.append(offered)
+        decided.accepted.append(accepted)
+        decided.index[key] = d
+        return d
+    }
+
+    /// Whether the step of `state` offers its emission `index` in the frame, by its guard.
+    @usableFromInline func decideOffers(state: Int, emission index: Int, keys: UInt64, values: UInt64) -> Bool {
+        FlowModel.offers(in: UnsafeBufferPointer(emissionList), index: emissionStart[state] + index, state: state, keys: keys, values: values, layout: layout)
+    }
+
+    /// The position among emission `flat`'s rows of the first that holds on the data after its effects `(keys, values)`, or -1.
+    func decideRow(flat: Int, state: Int, keys: UInt64, values: UInt64) -> Int {
+        let rows = UnsafeBufferPointer(rebasing: rowList[rowStart[flat]..<rowStart[flat + 1]])
+        return FlowModel.firstRow(in: rows, state: state, keys: keys, values: values, layout: layout) ?? -1
+    }
+
+    /// ``accepts(state:emission:keys:values:)`` by the guards.
+    @usableFromInline func decideAccepts(state: Int, emission index: Int, keys: UInt64, values: UInt64) -> Bool {
+        guard decideOffers(state: state, emission: index, keys: keys, values: values) else { return false }
         let flat = emissionStart[state] + index
         if alwaysTaken[flat] { return true }
-        return (0..<branchCount[flat]).contains {
-            outcome(state: state, emission: index, branch: $0, keys: keys, values: values).row != nil
+        return (0..<branchCount[flat]).contains { branch in
+            let (k, v) = emissionList[flat].applying(branch: branch, keys: keys, values: values, layout: layout)
+            return decideRow(flat: flat, state: state, keys: k, values: v) >= 0
         }
     }
 }

@@ -39,6 +39,9 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     @usableFromInline let addValuedKeys: [Int]
     /// The model's layout and the variant's root frame, held apart so a move reads no other part of the model.
     @usableFromInline let layout: DataLayout
+    /// Per key: its domain's values as the app's values (`makeText` of each text), made once, so a move neither
+    /// makes a value per key it writes nor reads a value's text to find its branch.
+    @usableFromInline let domainValues: [[Value]]
     @usableFromInline private(set) var root: (keys: UInt64, values: UInt64)
 
     /// The config values of the variant, as the app's values.
@@ -55,6 +58,7 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
         self.keyIndex = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let layout = model.layout
         self.layout = layout
+        self.domainValues = layout.domains.map { $0.map(values.makeText) }
         self.moves = SessionMoves(model: model)
         var addValuedStart = [0], addValuedKeys: [Int] = []
         for emission in model.emissions.joined() {
@@ -112,6 +116,10 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
         }
         guard keys & (1 << UInt64(k)) != 0 else { return nil }
         if let output { return output }
+        if case .valued = layout.kinds[k] {
+            let index = layout.field(k, in: values)
+            if index < domainValues[k].count { return domainValues[k][index] }
+        }
         return layout.shown(k, keys: keys, values: values).map(self.values.makeText)
     }
 
@@ -164,7 +172,9 @@ extension FlowSession {
         for position in rules.addValuedStart[flat]..<rules.addValuedStart[flat + 1] {
             let k = rules.addValuedKeys[position]
             guard let value = output(rules.keys[k]) else { throw mismatch() }
-            guard let text = rules.values.text(value), let position = layout.domains[k].firstIndex(of: text) else {
+            // The walk sends the domain's own values: found by equality first, by their text otherwise.
+            guard let position = rules.domainValues[k].firstIndex(of: value)
+                ?? rules.values.text(value).flatMap({ layout.domains[k].firstIndex(of: $0) }) else {
                 if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "a value outside its domain") }
                 throw .valueNotInDomain(state: from, event: event, key: rules.keys[k])
             }

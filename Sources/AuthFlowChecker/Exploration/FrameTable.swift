@@ -30,7 +30,7 @@ struct FrameTable {
         static let backAllowed = Facts(rawValue: 1 << 0)
         /// Some move of the configuration starts the flow again.
         static let resets = Facts(rawValue: 1 << 1)
-        /// The walk has driven its resets (or found that an earlier table did): see ``FrameWalk/resetProbed``.
+        /// The walk has driven its resets, at the one stack ``ResetStacks`` fixes for it.
         static let resetsDriven = Facts(rawValue: 1 << 2)
         /// The spec's own rules this configuration breaks are known: ``Entry/ruleStart``..``Entry/ruleEnd`` in ``brokenRules``.
         static let rulesDecided = Facts(rawValue: 1 << 3)
@@ -110,9 +110,15 @@ struct FrameTable {
     /// How many times the table was emptied.
     private(set) var emptied = 0
 
-    /// The configurations a table holds by default before it is emptied (with four moves each, a few
-    /// megabytes at most; a real sign-in flow has tens to hundreds of configurations).
-    static let defaultCapacity = 1 << 14
+    /// The configurations a table holds by default before it is emptied, and the moves per configuration.
+    ///
+    /// Real sign-in flows have hundreds to tens of thousands of configurations (Element X's has 5,211,
+    /// an authenticator with every factor about 31,000), each with a handful of moves: a table that
+    /// holds them all is never emptied, where one that held half of them was emptied and refilled over
+    /// and over. About 300 bytes a configuration (its entry, its moves, its checks, its index), so under
+    /// 10 MB for 32,768 configurations with 8 moves each; only what a flow meets is allocated.
+    static let defaultCapacity = 1 << 15
+    static let movesPerConfiguration = 8
 
     /// A table for `model` walked to `depth`, holding at most about `capacity` configurations (by
     /// default ``defaultCapacity``, raised to what one stack of that depth needs, so that emptying
@@ -129,7 +135,7 @@ struct FrameTable {
         let floor = 2 * (depth + 3) * (maximumMoves + 1)
         let configurations = capacity ?? max(Self.defaultCapacity, floor)
         self.capacity = configurations
-        self.moveCapacity = capacity ?? max(4 * configurations, floor)
+        self.moveCapacity = capacity ?? max(Self.movesPerConfiguration * configurations, floor)
     }
 
     /// Whether the next expansion might not fit: then the walk empties the table first.

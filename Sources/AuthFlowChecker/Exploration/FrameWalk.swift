@@ -60,10 +60,16 @@ struct FrameWalk<Driver: FlowDriver> {
     var progress: CheckProgress?
     /// What the walk sends for each key, shared by the closures it hands the driver (which must not copy the walk).
     let sender: ValueSender
-    /// Configurations whose reset moves were driven: a reset cannot be undone, so each is driven once,
-    /// at the shallowest stack that reaches its configuration, and the path replayed after it.
-    /// (The table's ``FrameTable/Facts/resetsDriven`` caches the answer until the table is emptied.)
-    var resetProbed: Set<Configuration> = []
+    /// The stack at which each configuration's reset moves are driven: a reset cannot be undone, so each
+    /// is driven once, at the shortest stack that reaches its configuration (the first in move order),
+    /// and the path replayed after it. (The table's ``FrameTable/Facts/resetsDriven`` records it was.)
+    let resetStacks: ResetStacks
+    /// The stack height below which this walk does not go: 0 for a whole walk, the subtree's root's parent for ``runSubtree(variant:path:)``.
+    var floor = 0
+    /// When set, called every 4096 stacks with the stacks counted since the last call instead of reporting
+    /// progress and checking the deadline; returns whether to stop (walks that share an exploration share its limits).
+    var monitor: ((Int) -> Bool)?
+    var monitored = 0
     /// The spec's own `always`/`never` rules, checked on every frame the walk drives (``FrameWalk+Rules``).
     let rules: RuleCheck
     /// Per rule: the path length of the occurrence kept so far.
@@ -89,7 +95,7 @@ struct FrameWalk<Driver: FlowDriver> {
     }
 
     init(model: FlowModel, driver: Driver, traits: DriverTraits, depth: Int, deadline: Date?, timeout: Double?,
-         tableCapacity: Int? = nil, start: @escaping (Int) -> Bool) {
+         tableCapacity: Int? = nil, resetStacks: ResetStacks? = nil, start: @escaping (Int) -> Bool) {
         self.driver = driver
         self.depth = max(0, depth)
         self.deadline = deadline
@@ -108,6 +114,7 @@ struct FrameWalk<Driver: FlowDriver> {
         self.sender = ValueSender(model: model)
         self.matcher = FrameMatcher(table: sender.table, driver: driver, readsInternals: traits.readsInternals, expected: memory.expected)
         self.rules = RuleCheck(model: model)
+        self.resetStacks = resetStacks ?? ResetStacks(model: model, depth: self.depth)
         self.ruleFound = Array(repeating: .max, count: rules.rules.count)
     }
 
@@ -119,6 +126,7 @@ struct FrameWalk<Driver: FlowDriver> {
     mutating func runAll() {
         for (index, root) in model.roots.enumerated() {
             variant = index
+            floor = 0
             guard start(index) else { continue }
             for k in 0..<memory.keys { expected[k] = -1 }
             log.removeAll()
@@ -139,7 +147,7 @@ struct FrameWalk<Driver: FlowDriver> {
 
     /// The depth-first loop over the current variant.
     mutating func walk() {
-        while !nodes.isEmpty {
+        while nodes.count > floor {
             if table.isFull { compact() }
             let top = nodes.count - 1
             var index = Int(nodes[top].next)
@@ -182,6 +190,12 @@ struct FrameWalk<Driver: FlowDriver> {
     }
 
     mutating func periodic() -> Bool {
+        if let monitor {
+            let stop = monitor(stacks - monitored)
+            monitored = stacks
+            if stop { stoppedBy = .timeout(seconds: timeout ?? 0) }
+            return stop
+        }
         if let progress { progress.update(.stacks, count: stacks, depth: nodes.count - 1) }
         if let deadline, Date() > deadline {
             stoppedBy = .timeout(seconds: timeout ?? 0)
@@ -307,11 +321,12 @@ struct FrameWalk<Driver: FlowDriver> {
             return
         }
         checkRules(node.config)
-        // A reset cannot be undone: the resets of a configuration are driven once, at the shallowest stack that reaches it.
+        // A reset cannot be undone: the resets of a configuration are driven once, at the shortest stack that reaches it (``ResetStacks``).
         var driveResets = false
-        if entry.facts.contains(.resets) && !entry.facts.contains(.resetsDriven) {
+        if entry.facts.contains(.resets) && !entry.facts.contains(.resetsDriven)
+            && resetStacks.drivesResets(entry.configuration, variant: variant, nodes: nodes) {
             table.markResetsDriven(node.config)
-            driveResets = resetProbed.insert(entry.configuration).inserted
+            driveResets = true
         }
         for c in Int(entry.checkStart)..<Int(entry.checkEnd) {
             let check = table.checks[c]

@@ -55,9 +55,13 @@ package struct ParallelExplorer: Sendable {
     /// - Returns: the same stacks count and violations as the single-threaded walk.
     package func explore<Driver: FlowDriver & SendableMetatype>(depth: Int, timeout: Double? = nil,
                                                                makeDriver: @escaping @Sendable () -> Driver) -> RuntimeExploration {
-        // The split walks the static table; a flow whose moves depend on the data (authflow/2) is
-        // walked on one thread, frame by frame, with the same results, until the split learns frames.
-        guard explorer.model.isStatic else { return explorer.explore(makeDriver(), depth: depth, timeout: timeout) }
+        // A flow whose moves depend on the data (authflow/2) is split over its variants' frames (``runFrames``).
+        guard explorer.model.isStatic else {
+            if Driver.self == SessionDriver.self {
+                return runFrames(depth: depth, timeout: timeout) { makeDriver() as! SessionDriver }
+            }
+            return runFrames(depth: depth, timeout: timeout, makeDriver: makeDriver)
+        }
         if Driver.self == SessionDriver.self {
             // Specialise the walk for the real runtime, whatever type the caller knew it by.
             return run(depth: depth, timeout: timeout) { makeDriver() as! SessionDriver }
