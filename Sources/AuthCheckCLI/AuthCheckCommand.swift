@@ -36,8 +36,13 @@ public enum AuthCheckCommand {
         return status
     }
 
-    /// Runs `arguments` writing to `context`'s console.
+    /// Runs `arguments` writing to `context`'s console; the command lines it prints start as the run was invoked.
     static func run(_ arguments: [String], context: CommandContext) -> Int32 {
+        ReportRenderer.$program.withValue(context.environment.invokedAs) { dispatch(arguments, context: context) }
+    }
+
+    /// Finds the subcommand named first in `arguments` and runs it.
+    private static func dispatch(_ arguments: [String], context: CommandContext) -> Int32 {
         let console = context.console
         guard let first = arguments.first else {
             return fail(.missingCommand, usage: usage, console: console)

@@ -29,6 +29,20 @@ import Testing
         #expect(output.stdout.contains("replay: authcheck explore - --property deadlock --depth 12"))
     }
 
+    @Test func replayLinesStartAsTheRunWasInvoked() {
+        // Given the command plugin's run, where no `authcheck` is on PATH,
+        let capture = CapturedOutput()
+        let environment = RunEnvironment.testing(variables: ["AUTHCHECK_INVOKED_AS": "swift package authcheck"], fault: nil)
+        let status = AuthCheckCommand.run(["check", Fixture.spec("deadlock")], context: CommandContext(console: capture.console(), environment: environment))
+        // then the replay line runs through the plugin too; a control character in the name is not trusted.
+        #expect(status == 1)
+        #expect(capture.stdout.contains("replay: swift package authcheck explore "))
+        let odd = CapturedOutput()
+        _ = AuthCheckCommand.run(["check", Fixture.spec("deadlock")],
+                                 context: CommandContext(console: odd.console(), environment: .testing(variables: ["AUTHCHECK_INVOKED_AS": "x\u{1B}]0;y"], fault: nil)))
+        #expect(odd.stdout.contains("replay: authcheck explore "))
+    }
+
     @Test func aSpecOnStandardInputMeetsTheLoadersEncodingChecks() throws {
         // Given a UTF-16 spec on standard input, as its bytes,
         let text = try String(contentsOf: Fixture.url(Fixture.spec("deadlock")), encoding: .utf8)

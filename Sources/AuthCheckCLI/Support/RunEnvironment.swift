@@ -5,7 +5,7 @@ import Foundation
 /// What a run of the command takes from outside its arguments: colour settings, the clock, and the runtime it drives.
 ///
 /// The shipped `authcheck` runs with ``process()``: this process's variables (only `NO_COLOR` and
-/// `TERM` are read, see no-color.org, and `GITHUB_ACTIONS`), the wall clock and the real runtime. Tests pass their own
+/// `TERM` are read, see no-color.org, `GITHUB_ACTIONS` and `AUTHCHECK_INVOKED_AS`), the wall clock and the real runtime. Tests pass their own
 /// through ``AuthCheckCommand/main(arguments:environment:console:)``: a fixed clock so every
 /// printed duration is `0.000`, or a deliberately broken runtime so a runtime counterexample prints.
 ///
@@ -40,6 +40,14 @@ public struct RunEnvironment: Sendable {
     /// Whether the user asked for no colour.
     var noColour: Bool {
         !(variables["NO_COLOR"] ?? "").isEmpty || variables["TERM"] == "dumb"
+    }
+
+    /// How the printed command lines that replay a finding start: `authcheck`, or `AUTHCHECK_INVOKED_AS`
+    /// when it is set to a line of printable text (the command plugin sets `swift package authcheck`).
+    var invokedAs: String {
+        guard let name = variables["AUTHCHECK_INVOKED_AS"], !name.isEmpty, name.utf8.count <= 256,
+              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return "authcheck" }
+        return name
     }
 
     /// Whether the run is a GitHub Actions step (`GITHUB_ACTIONS=true`), so `check` also prints

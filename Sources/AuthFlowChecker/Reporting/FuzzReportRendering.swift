@@ -7,9 +7,9 @@ public enum FuzzReportRenderer {
     /// (a run stops at the first failure among those checked, so another choice can stop it elsewhere).
     public static func replayCommand(spec: String, failure: FuzzFailure, options: FuzzOptions) -> String {
         let spec = ReportRenderer.specArgument(spec)
-        if failure.run < 0 { return "authcheck fuzz \(spec) --regressions FILE (a saved regression fails)" }
+        if failure.run < 0 { return "\(ReportRenderer.program) fuzz \(spec) --regressions FILE (a saved regression fails)" }
         let properties = (options.properties ?? []).sorted().map { " --property \(ShellText.quoted($0.id))" }.joined()
-        return "authcheck fuzz \(spec) --seed \(failure.seed) --runs \(failure.run + 1) --max-steps \(options.maxSteps)"
+        return "\(ReportRenderer.program) fuzz \(spec) --seed \(failure.seed) --runs \(failure.run + 1) --max-steps \(options.maxSteps)"
             + properties
     }
 

@@ -6,14 +6,20 @@ public enum ReportRenderer {
     /// How reports name a spec read from standard input (`authcheck check -`).
     public static let standardInputName = "<stdin>"
 
+    /// How printed command lines start: `authcheck`, or the command the run was started by.
+    ///
+    /// The command plugin runs the tool as `swift package authcheck`, where no `authcheck` is on
+    /// `PATH`; it sets this (through the tool's `AUTHCHECK_INVOKED_AS`) so a replay line runs as printed.
+    @TaskLocal public static var program = "authcheck"
+
     /// The command line that replays `violation` of `report`; `-` for a spec read from standard input.
     public static func replayCommand(for violation: Violation, in report: CheckReport) -> String {
         let spec = specArgument(report.spec)
         // The complete check decides what no one path shows: the passcode, a `reachable` no configuration satisfies.
         if violation.property == .passcode || violation.state == nil {
-            return "authcheck check \(spec) --property \(ShellText.quoted(violation.property.id))"
+            return "\(program) check \(spec) --property \(ShellText.quoted(violation.property.id))"
         }
-        return "authcheck explore \(spec) --property \(ShellText.quoted(violation.property.id)) --depth \(report.stats.depth)"
+        return "\(program) explore \(spec) --property \(ShellText.quoted(violation.property.id)) --depth \(report.stats.depth)"
     }
 
     /// The report as text: a verdict line, each violation as a numbered counterexample, lint, stats.
