@@ -36,7 +36,8 @@ struct MeasuredRun: CustomStringConvertible {
         return Int(line.split(separator: " ").dropFirst().first { !$0.isEmpty }.map(String.init) ?? "") ?? 0
     }
 
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> MeasuredRun {
+    /// - Parameter killAfter: seconds after which the child is killed (`SIGKILL`), so a run that hangs fails fast; `nil` for none.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String], killAfter: Double? = nil) throws -> MeasuredRun {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -67,6 +68,7 @@ struct MeasuredRun: CustomStringConvertible {
         // clones this address space before the exec), so a test process past the bound fails every
         // check. The child's own high-water mark, VmHWM, is read while it runs instead.
         var polledKB = 0
+        let started = Date()
         while true {
             let waited = wait4(pid, &waitStatus, WNOHANG, &usage)
             if waited == pid { break }
@@ -75,6 +77,7 @@ struct MeasuredRun: CustomStringConvertible {
                 continue
             }
             polledKB = max(polledKB, Self.highWaterKB(of: pid))
+            if let killAfter, Date().timeIntervalSince(started) > killAfter { kill(pid, SIGKILL) }
             usleep(2_000)
         }
         let signal = waitStatus & 0x7F
@@ -92,9 +95,9 @@ struct MeasuredRun: CustomStringConvertible {
     }
 
     /// Runs the shipped `authcheck` as a user would, with only `PATH` set.
-    static func authcheck(_ arguments: [String]) throws -> MeasuredRun {
+    static func authcheck(_ arguments: [String], killAfter: Double? = nil) throws -> MeasuredRun {
         let environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-        return try run(try AuthCheckBinary.shipped.path.get(), arguments, environment: environment)
+        return try run(try AuthCheckBinary.shipped.path.get(), arguments, environment: environment, killAfter: killAfter)
     }
 }
 

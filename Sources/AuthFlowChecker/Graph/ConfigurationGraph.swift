@@ -240,6 +240,25 @@ package struct ConfigurationGraph: Sendable {
     /// The keys present (and counters) with the value of each valued key or counter (`nil` for a presence key).
     func dataEntries(keys: UInt64, values: UInt64) -> [(key: String, value: String?)] { model.dataEntries(keys: keys, values: values) }
 
+    /// Per configuration: its number of events from its variant's root, and that root's index.
+    ///
+    /// A parent is found before its children, so one pass in breadth-first order fills both.
+    /// - Complexity: O(C) time and memory.
+    func depthsAndRoots() -> (depth: [Int32], root: [Int32]) {
+        var depth = [Int32](repeating: 0, count: configurations.count)
+        var root = [Int32](repeating: 0, count: configurations.count)
+        for i in configurations.indices {
+            let up = Int(parent[i])
+            if up < 0 {
+                root[i] = Int32(i)
+            } else {
+                depth[i] = depth[up] + 1
+                root[i] = root[up]
+            }
+        }
+        return (depth, root)
+    }
+
     /// The variant configuration `position` was reached in: the config values of the root its path starts from.
     ///
     /// The roots are the first configurations found, one per variant in variant order, so the
