@@ -102,8 +102,9 @@ package enum ModelChecker {
         for property in model.properties { for k in property.condition.keys { required.insert(KeyID(k)) } }
         lint.unusedData = model.names(of: produced.subtracting(required).subtracting(model.outputs))
         lint.unreachable = (0..<model.stateCount).filter { !graph.isReachable($0) }.map { model.states[$0] }
-        for row in model.rows {
-            if !graph.fires(row) { lint.deadTransitions.append("\(model.states[row.from.index]).\(model.events[row.event.index])") }
+        let fired = graph.firedRows()
+        for (i, row) in model.rows.enumerated() {
+            if !fired[i] { lint.deadTransitions.append("\(model.states[row.from.index]).\(model.events[row.event.index])") }
         }
         return lint
     }
