@@ -92,4 +92,65 @@ import Testing
         #expect(violations.last?["length"] as? Int == n - 1)
         #expect((violations.last?["path"] as? [Any])?.isEmpty == true)
     }
+
+    // MARK: - Counts that overflow
+
+    /// A complete graph of 10 states has about 9^64 stacks at depth 64: every count saturates at
+    /// `Int.max`, and the total of the transitions' counts once wrapped to a negative number.
+    @Test func stackCountsPastIntMaxSaturateAndSaySo() throws {
+        let (run, _, _) = try Self.run(["coverage", "--depth", "64", "--timeout", "30"], spec: Self.complete(10), killAfter: 20)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("note: some counts reached 9223372036854775807 and stopped growing"), "\(run)")
+        let totals = run.stdout.split(separator: "\n").filter { $0.hasPrefix("  total") }
+        #expect(totals.count == 2, "\(run)")
+        for total in totals { #expect(total.hasSuffix("≥ 9223372036854775807"), "\(total)") }
+        #expect(run.stdout.range(of: #" -\d"#, options: .regularExpression) == nil, "no negative count: \(run)")
+    }
+
+    // MARK: - One deadline in every phase
+
+    /// Loading and counting a step of 20,000 events searched the step's events per event and per
+    /// row (minutes); the coverage tables filtered every transition per row. Now linear, and
+    /// `--timeout` ends the count.
+    @Test func coverageOfALargeStarEndsWithinItsTimeout() throws {
+        let (run, seconds, _) = try Self.run(["coverage", "--timeout", "2"], spec: Self.star(20_000), killAfter: 30)
+        #expect(run.signal == nil, "\(run)")
+        #expect(run.status == 0 || run.status == 3, "\(run)")
+        #expect(seconds < 12, "took \(seconds) s")
+        #expect(run.peakMiB < 500, "peak RSS \(run.peakMiB) MiB")
+    }
+
+    /// A failure at the end of a 2,000-step chain took 128 s to shrink, past any `--timeout`:
+    /// shrinking now stops at the deadline with the best path so far, and says so.
+    @Test func shrinkingStopsAtTheTimeoutWithTheBestPathSoFar() throws {
+        let (run, seconds, _) = try Self.run(["fuzz", "--timeout", "2", "--max-steps", "100000"],
+                                             spec: Self.chain(2_000, exit: true, unmet: true), killAfter: 30)
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stdout.contains("unmet-requirement at done"), "\(run)")
+        #expect(run.stdout.contains("   shrinking stopped: --timeout 2 s reached; a shorter path may fail too\n"), "\(run)")
+        #expect(seconds < 10, "took \(seconds) s")
+    }
+
+    /// `paths` had no `--timeout`, and its tour ran for as long as it took (over 900 s on a flow of 40 valued keys).
+    @Test func pathsEndsWithinItsTimeoutAsIncomplete() throws {
+        let (run, seconds, path) = try Self.run(["paths", "--cover", "configurations", "--timeout", "2"], spec: Self.answers(10), killAfter: 30)
+        #expect(run.status == 3, "\(run)")
+        #expect(run.stdout.hasPrefix("\(path): incomplete — --timeout 2 s reached before the paths were complete: "), "\(run)")
+        #expect(seconds < 10, "took \(seconds) s")
+    }
+
+    /// A search cut by `--max-configurations` claimed "3 paths covering every reachable transition
+    /// … 44 reachable transitions" and exit 0, where all 80 are reachable: it is incomplete (exit 3).
+    @Test func pathsCutByTheConfigurationLimitAreIncomplete() throws {
+        let (run, _, path) = try Self.run(["paths", "--max-configurations", "1000"], spec: Self.answers(40), killAfter: 30)
+        #expect(run.status == 3, "\(run)")
+        #expect(run.stdout.hasPrefix("\(path): incomplete — --max-configurations 1000 reached before the paths were complete: "), "\(run)")
+        #expect(!run.stdout.contains("every reachable"), "\(run)")
+
+        let json = try Self.run(["paths", "--format", "json", "--max-configurations", "1000"], spec: Self.answers(40), killAfter: 30).run
+        #expect(json.status == 3, "\(json)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json)")
+        #expect(object["verdict"] as? String == "incomplete")
+        #expect(object["stoppedBy"] as? String == "--max-configurations 1000 reached")
+    }
 }
