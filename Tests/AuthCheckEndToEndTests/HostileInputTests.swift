@@ -43,8 +43,9 @@ struct MeasuredRun: CustomStringConvertible {
         return Int(line.split(separator: " ").dropFirst().first { !$0.isEmpty }.map(String.init) ?? "") ?? 0
     }
 
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> MeasuredRun {
-        try run(executable, arguments.map { Array($0.utf8) }, environment: environment)
+    /// - Parameter killAfter: seconds after which the child is killed (`SIGKILL`), so a run that hangs fails fast; `nil` for none.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String], killAfter: Double? = nil) throws -> MeasuredRun {
+        try run(executable, arguments.map { Array($0.utf8) }, environment: environment, killAfter: killAfter)
     }
 
     /// Runs `executable` with `arguments` as raw bytes (a file name that is not UTF-8), `stdin` and `stdout` from
@@ -115,9 +116,9 @@ struct MeasuredRun: CustomStringConvertible {
     }
 
     /// Runs the shipped `authcheck` as a user would, with only `PATH` set.
-    static func authcheck(_ arguments: [String]) throws -> MeasuredRun {
+    static func authcheck(_ arguments: [String], killAfter: Double? = nil) throws -> MeasuredRun {
         let environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-        return try run(try AuthCheckBinary.shipped.path.get(), arguments, environment: environment)
+        return try run(try AuthCheckBinary.shipped.path.get(), arguments, environment: environment, killAfter: killAfter)
     }
 }
 

@@ -14,7 +14,7 @@ enum PathsCommand: Subcommand {
                               default: CoverTarget.transitions) { text, name throws(UsageError) in
         CoverTarget(rawValue: try ValueParsers.choice(text, option: name, in: CoverTarget.allCases.map(\.rawValue)))!
     }
-    static let options = [cover.spec, format.spec, CommonOptions.variant.spec]
+    static let options = [cover.spec, format.spec, CommonOptions.maxConfigurations.spec, CommonOptions.timeout.spec, CommonOptions.variant.spec]
     static let discussion = [
         (title: "OUTPUT", body: """
             Paths of forward events from the initial state, for UI or snapshot tests to drive
@@ -29,13 +29,17 @@ enum PathsCommand: Subcommand {
             step the values the system chose for the valued keys it adds
             (submitted(nextStep=done)); JSON gives each path's "variant" and each step's
             "chosen" values and the "values" after it.
+            A limit (--max-configurations, --timeout) that stops the search or the tour
+            makes the run incomplete (exit 3): the paths built so far are printed, under a
+            first line that says what stopped them (JSON: "verdict": "incomplete" and
+            "stoppedBy"; swift: a comment at the top).
             --format swift writes a Swift Testing suite, one test per path, that loads the
             spec (found from the test file's folder upwards), drives a FlowSession through
             the path (in its variant, sending the chosen values) and checks the state, the
             data keys and the values after every step:
               authcheck paths --format swift Specs/sign-in.json > Tests/AppTests/SignInPaths.swift
             """),
-        (title: "EXIT STATUS", body: HelpFormatter.exitStatus(writing: "the paths were")),
+        (title: "EXIT STATUS", body: HelpFormatter.exitStatus(writing: "the paths were") + "\n3  a limit (--max-configurations, --timeout) stopped the search or the tour"),
     ]
 
     struct Settings: CommandSettings {
@@ -43,40 +47,67 @@ enum PathsCommand: Subcommand {
         var format: String
         var spec: String
         var variants: [String: Set<String>] = [:]
+        var maxConfigurations: Int
+        var timeout: Double?
 
         init(_ parsed: ParsedArguments) throws(UsageError) {
             cover = try parsed.value(of: PathsCommand.cover)
             format = try parsed.value(of: PathsCommand.format)
+            maxConfigurations = try parsed.value(of: CommonOptions.maxConfigurations)
+            timeout = try parsed.value(of: CommonOptions.timeout)
             variants = try parsed.value(of: CommonOptions.variant)
             spec = try parsed.single("SPEC", reason: "paths takes one SPEC")
         }
     }
 
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
+        // The time spent loading counts towards --timeout.
+        let deadline = Deadline(timeout: settings.timeout)
         switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants), input: context.console) {
         case let .invalid(report):
             // The report goes where the paths would (swift gets the text report, as a person reads it).
             SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
             return 2
         case let .model(model):
-            let cover = CoveringPaths(model: model, target: settings.cover)
+            let cover = CoveringPaths(model: model, target: settings.cover,
+                                      limits: CheckLimits(maxConfigurations: settings.maxConfigurations, timeout: settings.timeout),
+                                      deadline: deadline)
             switch settings.format {
             case "json": context.console.out(json(cover, spec: settings.spec))
-            case "swift": context.console.out(swiftTests(cover, spec: settings.spec, name: model.name, model: model))
+            case "swift":
+                if let stop = cover.stoppedBy { context.console.err("warning: \(SpecRunner.displayName(settings.spec)): \(incompleteText(cover, stop))") }
+                context.console.out(swiftTests(cover, spec: settings.spec, name: model.name, model: model))
             default: context.console.out(text(cover, spec: settings.spec))
             }
-            return 0
+            return cover.stoppedBy == nil ? 0 : Verdict.incomplete.exitCode
         }
     }
 
+    /// `incomplete — --timeout 2 s reached before the paths were complete: 3 paths take 44 transitions`.
+    static func incompleteText(_ cover: CoveringPaths, _ stop: StopReason) -> String {
+        "incomplete — \(stop) before the paths were complete: \(ReportRenderer.counted(cover.paths.count, "path")) take "
+            + "\(cover.covered) of the \(cover.reachable) \(noun(cover.target))s found; others may be reachable"
+    }
+
     /// One line per path, `1. startAuth → email, knownEmail → password …`, then the summary.
+    ///
+    /// A tour a limit stopped says so first, and counts only what it saw.
     static func text(_ cover: CoveringPaths, spec: String) -> String {
-        var lines = ["\(SpecRunner.displayName(spec)): \(ReportRenderer.counted(cover.paths.count, "path")) covering every reachable \(noun(cover.target))"]
+        var lines: [String]
+        if let stop = cover.stoppedBy {
+            lines = ["\(SpecRunner.displayName(spec)): \(incompleteText(cover, stop))"]
+        } else {
+            lines = ["\(SpecRunner.displayName(spec)): \(ReportRenderer.counted(cover.paths.count, "path")) covering every reachable \(noun(cover.target))"]
+        }
         for (i, path) in cover.paths.enumerated() {
             lines.append("\(i + 1). \(variantPrefix(path))\(stepsText(path))")
         }
-        lines.append("total: \(ReportRenderer.counted(cover.length, "step")) for \(cover.reachable) reachable \(noun(cover.target))s; "
-                     + "lower bound \(cover.lowerBound)")
+        if cover.stoppedBy != nil {
+            lines.append("total: \(ReportRenderer.counted(cover.length, "step")) for \(cover.covered) \(noun(cover.target))s taken before the stop")
+        } else {
+            lines.append("total: \(ReportRenderer.counted(cover.length, "step")) for \(cover.reachable) reachable \(noun(cover.target))s; "
+                         + "lower bound \(cover.lowerBound)")
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -103,8 +134,12 @@ enum PathsCommand: Subcommand {
     }
 
     static func json(_ cover: CoveringPaths, spec: String) -> String {
-        JSON.object(JSONObject([
-            ("spec", .string(SpecRunner.displayName(spec))), ("cover", .string(cover.target.rawValue)),
+        // A stopped tour says so, and how far it got; a complete one keeps the members it always had.
+        let stopped: [(String, JSON)] = cover.stoppedBy.map { stop in
+            [("verdict", .string(Verdict.incomplete.rawValue)), ("stoppedBy", .string(stop.description)), ("covered", .int(cover.covered))]
+        } ?? []
+        return JSON.object(JSONObject([
+            ("spec", .string(SpecRunner.displayName(spec))), ("cover", .string(cover.target.rawValue))] + stopped + [
             ("reachable", .int(cover.reachable)), ("lowerBound", .int(cover.lowerBound)), ("length", .int(cover.length)),
             ("paths", .array(cover.paths.map { path in
                 guard cover.carriesValues else {
@@ -137,7 +172,8 @@ enum PathsCommand: Subcommand {
         let suite = SwiftText.typeName(name ?? "flow", fallback: "Flow") + "Paths"
         func literal(_ text: String) -> String { SwiftText.literal(text) }
         let valued = cover.carriesValues
-        var lines = [
+        var lines = cover.stoppedBy.map { ["// \(incompleteText(cover, $0)): these tests do not take every reachable \(noun(cover.target))."] } ?? []
+        lines += [
             "// Generated by `authcheck paths --format swift \(SwiftText.comment(file))`: regenerate it when the spec changes, do not edit it.",
             "import AuthFlow",
             "import Foundation",

@@ -128,8 +128,8 @@ enum TrailFiles {
     static func write(_ violations: [Violation], model: FlowModel, to directory: String, context: CommandContext) -> String? {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            // A violated reachable rule has no path to replay: no configuration shows it.
-            for (i, violation) in violations.filter({ $0.unsatisfiedIn == nil }).enumerated() {
+            // A violated reachable rule has no path to replay: no configuration shows it; a path the report cut is not at hand.
+            for (i, violation) in violations.filter({ $0.unsatisfiedIn == nil && $0.cutLength == nil }).enumerated() {
                 let driver = context.environment.makeDriver(model) ?? SessionDriver(model: model)
                 let entry = FlowTrail.entry(for: violation, model: model, driver: driver)
                 let path = (directory as NSString).appendingPathComponent(FlowTrail.fileName(number: i + 1, site: violation.site))

@@ -1,3 +1,4 @@
+import Foundation
 import AuthFlow
 import AuthFlowChecker
 
@@ -63,22 +64,26 @@ enum SpecRunner {
     }
 
     /// Loads and checks the spec at `path` (`-`: standard input), with a progress line on a terminal.
+    ///
+    /// The time spent loading counts towards `--timeout`: the check's clock starts before the spec is read.
     static func check(_ path: String, options: CheckOptions, context: CommandContext) -> LocatedReport {
+        let start = context.environment.clock.now()
         switch load(path, options: options, input: context.console) {
         case let .invalid(report):
             return LocatedReport(report: report, model: nil)
         case let .model(model):
-            return LocatedReport(report: check(model, path: displayName(path), options: options, context: context), model: model)
+            return LocatedReport(report: check(model, path: displayName(path), options: options, context: context, start: start), model: model)
         }
     }
 
     /// Checks a loaded model, with a progress line on a terminal; the environment's hooks choose the runtime, the normaliser and the clock.
-    static func check(_ model: FlowModel, path: String, options: CheckOptions, context: CommandContext) -> CheckReport {
+    /// - Parameter start: when the run began by the environment's clock (before loading); `nil` for now.
+    static func check(_ model: FlowModel, path: String, options: CheckOptions, context: CommandContext, start: Date? = nil) -> CheckReport {
         ProgressLine.around(label: path, depthBound: options.limits.depth, console: context.console) {
             FlowChecker.check(model, source: path, options: options,
                               driver: context.environment.makeDriver(model),
                               normalise: context.environment.makeNormaliser(model),
-                              clock: context.environment.clock)
+                              start: start, clock: context.environment.clock)
         }
     }
 

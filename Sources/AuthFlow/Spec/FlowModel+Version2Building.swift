@@ -331,9 +331,10 @@ extension _FlowModelBuilder {
                 }
                 optional[state.index].insert(key)
             }
+            // A set, not a search of the emissions so far: a step of 130,000 events took minutes to load.
+            var emitted = Set<EventID>()
             for emission in step.emits where emission.event != "back" {
-                guard let event = eventIndex[emission.event],
-                      !emissions[state.index].contains(where: { $0.event == event }) else { continue }
+                guard let event = eventIndex[emission.event], emitted.insert(event).inserted else { continue }
                 emissions[state.index].append(compileEmission(emission, event: event, state: state,
                                                               at: stepPath().member("emits").member(emission.event)))
             }
@@ -405,6 +406,13 @@ extension _FlowModelBuilder {
     /// Attaches each accepted row of the table to the emission it takes, in declaration order.
     mutating func compileRows() {
         let root = JSONPath.root
+        // Each (state, event)'s emission, the first when an event repeats: found once, not searched for per row.
+        var emissionOf: [Int64: Int] = [:]
+        for (state, list) in emissions.enumerated() {
+            for (e, emission) in list.enumerated() where emissionOf[Int64(state) << 32 | Int64(emission.event.rawValue)] == nil {
+                emissionOf[Int64(state) << 32 | Int64(emission.event.rawValue)] = e
+            }
+        }
         for (i, row) in spec.transitions.enumerated() {
             guard let index = rowOfTransition[i] else { continue }
             let compiledRow = rows[index]
@@ -421,7 +429,7 @@ extension _FlowModelBuilder {
                 guarded.clearValues |= layoutMask(key)
             }
             let state = compiledRow.from.index
-            if let e = emissions[state].firstIndex(where: { $0.event == compiledRow.event }) {
+            if let e = emissionOf[Int64(state) << 32 | Int64(compiledRow.event.rawValue)] {
                 emissions[state][e].rows.append(guarded)
             }
         }

@@ -139,10 +139,11 @@ public struct FlowCoverage: Sendable {
         }
         // A flow whose moves depend on its data fires a row when some configuration's successor takes it.
         let fired = model.isStatic ? nil : FrameMoves(graph: graph).facts.firedRows
+        let firesStatically = model.isStatic ? graph.firedRows() : []
         var transitions = model.rows.enumerated().map { i, row in
             TransitionCoverage(from: model.states[row.from.index], event: model.events[row.event.index],
                                to: model.states[row.to.index],
-                               fired: fired?.contains(i) ?? graph.fires(row),
+                               fired: fired?.contains(i) ?? firesStatically[i],
                                stacks: counts.perRow[i])
         }
         if !model.isStatic {

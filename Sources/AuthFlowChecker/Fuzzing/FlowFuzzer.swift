@@ -61,13 +61,15 @@ public struct FlowFuzzer {
                     clock: CheckClock = .system) -> FuzzReport {
         let start = Date()
         let clockStart = clock.now()
+        let deadline = Deadline(start: start, timeout: options.timeout)
         // One search of the configuration graph: the coverage denominators and the shrinker's guide.
-        let graph = ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000), edges: false)
+        let graph = ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000, timeout: options.timeout),
+                                       start: start, edges: false)
         var coverage = FuzzCoverageTracker(graph: graph, frameMoves: frameMoves)
         var totalSteps = 0
         for (i, path) in regressions.enumerated() {
             if let outcome = replay(path, properties: options.properties, variant: 0) {
-                let failure = shrink(outcome, seed: options.seed, run: -(i + 1), options: options, graph: graph)
+                let failure = shrink(outcome, seed: options.seed, run: -(i + 1), options: options, graph: graph, deadline: deadline)
                 return FuzzReport(runs: 0, steps: 0, seed: options.seed, failure: failure, regressionsReplayed: i + 1,
                                   coverage: coverage.summary, seconds: clock.seconds(since: clockStart))
             }
@@ -90,7 +92,9 @@ public struct FlowFuzzer {
                 for event in 0..<model.events.count where rng.bool(probability: 0.4) { excluded.insert(Int32(event)) }
             }
             var steps = 0
-            while outcome == nil && steps < options.maxSteps && !model.isStatic {
+            // A run of many steps reads the clock every 1,024: --timeout ends a long walk too.
+            func timeUp() -> Bool { steps & 1023 == 1023 && deadline.hasPassed }
+            while outcome == nil && steps < options.maxSteps && !model.isStatic && !timeUp() {
                 let state = Int(lockstep.top.state)
                 let emissions = model.emissions[state]
                 var choices: [(weight: Int, action: Int)] = []   // action: emission index, -1 for back, -2 to end the run, -3 an unemitted event
@@ -123,7 +127,7 @@ public struct FlowFuzzer {
                 if chosen >= 0, lockstep.rowFired { coverage.fired(state: state, event: Int(emissions[chosen].event.rawValue)) }
                 steps += 1
             }
-            while outcome == nil && steps < options.maxSteps && model.isStatic {
+            while outcome == nil && steps < options.maxSteps && model.isStatic && !timeUp() {
                 let state = Int(lockstep.top.state)
                 let moves = model.moves[state]
                 var choices: [(weight: Int, action: Int)] = []   // action: move index, -1 for back, -2 to end the run, -3 an unemitted event
@@ -155,7 +159,7 @@ public struct FlowFuzzer {
             totalSteps += steps
             coverage.endRun(run + 1)
             if let outcome {
-                let failure = shrink(outcome, seed: options.seed, run: run, options: options, graph: graph)
+                let failure = shrink(outcome, seed: options.seed, run: run, options: options, graph: graph, deadline: deadline)
                 return FuzzReport(runs: run + 1, steps: totalSteps, seed: options.seed, failure: failure,
                                   regressionsReplayed: regressions.count, coverage: coverage.summary,
                                   seconds: clock.seconds(since: clockStart))
@@ -209,17 +213,20 @@ public struct FlowFuzzer {
     }
 
     /// Shrinks a failing path with ``PathShrinker``, guided by the model and replaying every candidate through the runtime.
+    /// - Parameter deadline: when shrinking stops with the best path so far (the failure is reported all the same).
     func shrink(_ outcome: FuzzOutcome, seed: UInt64, run: Int, options: FuzzOptions,
-                graph: ConfigurationGraph? = nil) -> FuzzFailure {
+                graph: ConfigurationGraph? = nil, deadline: Deadline = .none) -> FuzzFailure {
         let graph = graph ?? ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000), edges: false)
         let guide = ShrinkGuide(graph: graph, probesEveryEvent: traits.probesEveryEvent)
-        let shrunk = PathShrinker(maxReplays: options.maxShrinkReplays, guide: guide).shrink(outcome) { candidate in
+        let shrunk = PathShrinker(maxReplays: options.maxShrinkReplays, guide: guide, deadline: deadline).shrink(outcome) { candidate in
             replay(candidate, properties: options.properties, variant: outcome.variant)
         }
         var failure = FuzzFailure(seed: seed, run: run, site: shrunk.outcome.site, original: outcome.actions,
                                   shrunk: shrunk.outcome.actions, violation: shrunk.outcome.violation, shrinkReplays: shrunk.replays)
         failure.variant = outcome.variant
-        failure.shortestKnown = shortestKnown(failure.site, within: failure.shrunk.count, graph: graph)
+        failure.shrinkStoppedBy = shrunk.stoppedBy
+        failure.shortestKnown = deadline.hasPassed ? nil : shortestKnown(failure.site, within: failure.shrunk.count, graph: graph,
+                                                                         timeout: deadline.remaining.map { min(2, $0) } ?? 2)
         return failure
     }
 
@@ -228,13 +235,13 @@ public struct FlowFuzzer {
     ///
     /// The spec's own rules are decided on the graph too: a rule the spec breaks has the checker's
     /// shortest; one only the runtime breaks, the walk's (which checks the rules on every frame it drives).
-    func shortestKnown(_ site: Site, within depth: Int, graph: ConfigurationGraph) -> Int? {
+    func shortestKnown(_ site: Site, within depth: Int, graph: ConfigurationGraph, timeout: Double = 2) -> Int? {
         if Property.specProperties.contains(site.property) || site.property.isUserDefined,
            let decided = ModelChecker.verify(graph).violations.first(where: { $0.site == site }) {
             return decided.length
         }
         if Property.specProperties.contains(site.property) { return nil }
-        let walk = RuntimeExplorer(model: model, traits: traits).explore(makeDriver(), depth: depth, timeout: 2)
+        let walk = RuntimeExplorer(model: model, traits: traits).explore(makeDriver(), depth: depth, timeout: timeout)
         return walk.violations.first { $0.site == site }?.length
     }
 

@@ -31,6 +31,8 @@ public struct FuzzFailure: Sendable {
     public var violation: Violation
     /// Replays spent shrinking.
     public var shrinkReplays: Int
+    /// The limit that stopped shrinking early (`--timeout`), if one did: the shrunk path may not be the smallest.
+    public var shrinkStoppedBy: StopReason? = nil
     /// The shortest counterexample length known for the site: the complete checker's for a spec
     /// property, the exhaustive walk's (bounded by the shrunk length) for a runtime one; `nil` when
     /// neither knows it. The shrunk path is the shortest there is when its length equals it.

@@ -108,12 +108,14 @@ package struct ConfigurationGraph: Sendable {
             let configuration = Configuration(state: model.initial.rawValue, keys: root.keys, values: root.values)
             if index[configuration] == nil { _ = discover(configuration, from: -1, event: -1) }
         }
+        // Per configuration: the last configuration that took an edge to it, so a sibling's duplicate is found in O(1),
+        // not by searching the edges so far (a step of 130,000 events made that quadratic).
+        var edgeFrom: [Int32] = []
         var successors: [FlowModel.Successor] = []
         var head = 0
         search: while head < configurations.count {
             let configuration = configurations[head]
             if keepEdges { edgeStart.append(edgeTarget.count) }
-            let first = edgeTarget.count
             /// Records the child `(target, keys, values)` reached by `event` through `row`; false when a limit stops the search.
             func visit(_ target: StateID, _ keys: UInt64, _ values: UInt64, event: EventID, row: Int32) -> Bool {
                 let child = Configuration(state: target.rawValue, keys: keys, values: values)
@@ -128,9 +130,13 @@ package struct ConfigurationGraph: Sendable {
                     position = discover(child, from: Int32(head), event: event.rawValue)
                 }
                 // Only siblings can push the same frame; the earlier event keeps it.
-                if keepEdges && !edgeTarget[first...].contains(position) {
-                    edgeTarget.append(position)
-                    edgeRow.append(row)
+                if keepEdges {
+                    while edgeFrom.count < configurations.count { edgeFrom.append(-1) }
+                    if edgeFrom[Int(position)] != Int32(head) {
+                        edgeFrom[Int(position)] = Int32(head)
+                        edgeTarget.append(position)
+                        edgeRow.append(row)
+                    }
                 }
                 return true
             }
@@ -190,6 +196,19 @@ package struct ConfigurationGraph: Sendable {
         isReachable(row.from.index) && model.moves[row.from.index].contains { $0.event == row.event }
     }
 
+    /// Per row of ``FlowModel/rows``: whether it fires (``fires(_:)``), for every row at once.
+    ///
+    /// One pass over the moves of the reachable states: asking ``fires(_:)`` row by row searches
+    /// the moves of the row's state each time, minutes for a step with 130,000 events.
+    /// - Complexity: O(moves + rows).
+    package func firedRows() -> [Bool] {
+        var moved = Set<Int64>()
+        for state in 0..<model.stateCount where isReachable(state) {
+            for move in model.moves[state] { moved.insert(Int64(state) << 32 | Int64(move.event.rawValue)) }
+        }
+        return model.rows.map { moved.contains(Int64($0.from.index) << 32 | Int64($0.event.rawValue)) }
+    }
+
     /// The number of states some configuration is in.
     package var reachableStates: Int { firstOfState.lazy.filter { $0 >= 0 }.count }
 
@@ -239,6 +258,25 @@ package struct ConfigurationGraph: Sendable {
 
     /// The keys present (and counters) with the value of each valued key or counter (`nil` for a presence key).
     func dataEntries(keys: UInt64, values: UInt64) -> [(key: String, value: String?)] { model.dataEntries(keys: keys, values: values) }
+
+    /// Per configuration: its number of events from its variant's root, and that root's index.
+    ///
+    /// A parent is found before its children, so one pass in breadth-first order fills both.
+    /// - Complexity: O(C) time and memory.
+    func depthsAndRoots() -> (depth: [Int32], root: [Int32]) {
+        var depth = [Int32](repeating: 0, count: configurations.count)
+        var root = [Int32](repeating: 0, count: configurations.count)
+        for i in configurations.indices {
+            let up = Int(parent[i])
+            if up < 0 {
+                root[i] = Int32(i)
+            } else {
+                depth[i] = depth[up] + 1
+                root[i] = root[up]
+            }
+        }
+        return (depth, root)
+    }
 
     /// The variant configuration `position` was reached in: the config values of the root its path starts from.
     ///

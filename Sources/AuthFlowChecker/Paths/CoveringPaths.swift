@@ -52,11 +52,25 @@ public struct CoveringPaths: Sendable {
     public var length: Int { paths.reduce(0) { $0 + $1.events.count } }
     /// Whether the paths say each step's values and their variant (``Path/chosen``, ``Path/values``): the flow's moves depend on its data.
     public var carriesValues: Bool
+    /// The items the paths take, summed over the variants: ``reachable`` unless a limit stopped the tour.
+    public var covered: Int
+    /// The limit that stopped the search or the tour before every reachable item was covered, if one did.
+    ///
+    /// The paths are then what the tour had built, over what the search had found: ``reachable``
+    /// counts only what was seen, and other reachable items may be left untaken.
+    public var stoppedBy: StopReason?
 
     /// The covering paths of `model` for `target`: per variant, every row that fires in it (or state, or configuration).
+    /// - Parameters:
+    ///   - limits: `maxConfigurations` bounds the search; `timeout`, counted from `deadline`'s start, the search and the tour.
+    ///   - deadline: when the run began (the time spent loading counts); by default now, with `limits.timeout`.
     /// - Complexity: O(V · k · (C + M)) time for V variants, k extensions over C configurations and M moves; O(C + M) memory.
-    public init(model: FlowModel, target: CoverTarget, limits: CheckLimits = CheckLimits()) {
-        self.init(graph: ConfigurationGraph(model: model, limits: limits, edges: false), target: target)
+    public init(model: FlowModel, target: CoverTarget, limits: CheckLimits = CheckLimits(), deadline: Deadline? = nil) {
+        let deadline = deadline ?? Deadline(timeout: limits.timeout)
+        var limits = limits
+        limits.timeout = deadline.timeout
+        self.init(graph: ConfigurationGraph(model: model, limits: limits, start: deadline.start, edges: false), target: target,
+                  deadline: deadline)
     }
 
     /// One move of the graph: the event, the configuration it leads to, the row that fires, and which move of the frame it is.
@@ -69,14 +83,24 @@ public struct CoveringPaths: Sendable {
         var effectValues: UInt64
     }
 
-    init(graph: ConfigurationGraph, target: CoverTarget) {
+    init(graph: ConfigurationGraph, target: CoverTarget, deadline: Deadline = .none) {
         let model = graph.model
         let layout = model.layout
         let carriesValues = !model.isStatic
+        var timedOut = false
+        var ticks = 0
+        /// Whether the deadline has passed, asked every 1,024 calls; once it has, the tour stops where it is.
+        func timeUp() -> Bool {
+            if timedOut { return true }
+            ticks &+= 1
+            if ticks & 1023 == 0, deadline.hasPassed { timedOut = true }
+            return timedOut
+        }
         // Every move of every configuration, deduplicated by nothing, from the one semantics.
         var moves: [[Move]] = Array(repeating: [], count: graph.count)
         var successors: [FlowModel.Successor] = []
         for i in 0..<graph.count {
+            if timeUp() { break }
             let configuration = graph.configurations[i]
             model.successors(state: Int(configuration.state), keys: configuration.keys, values: configuration.values, into: &successors)
             for successor in successors {
@@ -108,7 +132,14 @@ public struct CoveringPaths: Sendable {
 
         var paths: [Path] = []
         var reachableCount = 0
+        var coveredCount = 0
         var lowerBound = 0
+        // The breadth-first search of `nearest`, allocated once: a configuration is seen in the current search when its stamp is the search's.
+        var stamp = [UInt32](repeating: 0, count: graph.count)
+        var searches: UInt32 = 0
+        var reachedFrom = [Int32](repeating: -1, count: graph.count)
+        var reachedMove = [Int32](repeating: -1, count: graph.count)
+        var queue: [Int] = []
         // Each variant's root is found before any other configuration, in variant order.
         let roots = (0..<graph.count).prefix { graph.parent[$0] < 0 }
         for root in roots {
@@ -118,6 +149,7 @@ public struct CoveringPaths: Sendable {
             seenFromRoot[root] = true
             var frontier = [root]
             while let node = frontier.popLast() {
+                if timeUp() { break }
                 for move in moves[node] {
                     reachable.insert(item(of: move))
                     if !seenFromRoot[Int(move.child)] {
@@ -141,29 +173,38 @@ public struct CoveringPaths: Sendable {
             lowerBound += target == .transitions ? reachable.count : reachable.count - 1
 
             /// The shortest sequence of (configuration, move index) from `start` whose last move covers something new.
+            /// `nil` too when the deadline passes during the search.
             func nearest(from start: Int) -> [(from: Int, move: Int)]? {
-                var reachedBy = [(from: Int, move: Int)?](repeating: nil, count: graph.count)
-                var seen = [Bool](repeating: false, count: graph.count)
-                seen[start] = true
-                var queue = [start]
+                searches &+= 1
+                if searches == 0 {
+                    // The stamps wrapped: clear them, so no configuration looks seen by an old search.
+                    for i in stamp.indices { stamp[i] = 0 }
+                    searches = 1
+                }
+                stamp[start] = searches
+                reachedFrom[start] = -1
+                queue.removeAll(keepingCapacity: true)
+                queue.append(start)
                 var head = 0
                 while head < queue.count {
+                    if timeUp() { return nil }
                     let node = queue[head]
                     head += 1
                     for (m, move) in moves[node].enumerated() {
                         if !covered.contains(item(of: move)) {
                             var steps = [(from: node, move: m)]
                             var cursor = node
-                            while let previous = reachedBy[cursor] {
-                                steps.append(previous)
-                                cursor = previous.from
+                            while reachedFrom[cursor] >= 0 {
+                                steps.append((from: Int(reachedFrom[cursor]), move: Int(reachedMove[cursor])))
+                                cursor = Int(reachedFrom[cursor])
                             }
                             return steps.reversed()
                         }
                         let child = Int(move.child)
-                        if !seen[child] {
-                            seen[child] = true
-                            reachedBy[child] = (node, m)
+                        if stamp[child] != searches {
+                            stamp[child] = searches
+                            reachedFrom[child] = Int32(node)
+                            reachedMove[child] = Int32(m)
                             queue.append(child)
                         }
                     }
@@ -177,8 +218,8 @@ public struct CoveringPaths: Sendable {
             var path = empty
             while covered.count < reachable.count {
                 guard let steps = nearest(from: current) else {
-                    // Nothing new from here: end this path and start over, unless the start is stuck too.
-                    if path.events.isEmpty { break }
+                    // Nothing new from here: end this path and start over, unless the start is stuck too (or time is up).
+                    if path.events.isEmpty || timedOut { break }
                     paths.append(path)
                     path = empty
                     current = root
@@ -210,8 +251,12 @@ public struct CoveringPaths: Sendable {
                 }
             }
             if !path.events.isEmpty { paths.append(path) }
+            coveredCount += covered.count
+            if timedOut { break }
         }
         self.paths = paths
+        self.covered = coveredCount
+        self.stoppedBy = graph.stoppedBy ?? (timedOut ? deadline.stopReason : nil)
         self.target = target
         self.reachable = reachableCount
         self.lowerBound = lowerBound

@@ -17,7 +17,7 @@ public enum CounterexampleRenderer {
         var lines: [String] = []
         let place = violation.state == nil ? " — no reachable configuration satisfies it" : " at \(violation.place)"
         lines.append("\(number)) \(style.bad(violation.property.id))\(place)"
-                     + (violation.path.isEmpty ? "" : " — \(violation.length) step\(violation.length == 1 ? "" : "s")"))
+                     + (violation.hasPath ? " — \(violation.length) step\(violation.length == 1 ? "" : "s")" : ""))
         lines.append("   \(violation.message)")
         // A spec's own property: the rule in the team's words, under the checker's.
         if let rule = violation.property.rule?.description, !rule.isEmpty {
@@ -25,6 +25,9 @@ public enum CounterexampleRenderer {
         }
         if let variant = violation.variant, !variant.isEmpty {
             lines.append("   variant: \(variant.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))")
+        }
+        if violation.cutLength != nil {
+            lines.append("   path: not shown, to keep the report bounded (\(cutNote))")
         }
         if !violation.path.isEmpty {
             // An illegal transition's path ends at the state that emits the event; the event it
@@ -54,6 +57,9 @@ public enum CounterexampleRenderer {
         if let replay { lines.append("   replay: \(replay)") }
         return lines.joined(separator: "\n")
     }
+
+    /// Why a violation's path is not shown, in words (``Violation/cutLength``).
+    public static let cutNote = "a report shows its first violations' paths, \(ModelChecker.reportedPathSteps) steps in all"
 
     /// The expected and the actual frame as one listing where only the lines that differ carry `−` or `+`.
     ///

@@ -27,6 +27,9 @@ public enum FuzzReportRenderer {
                                                        secrets: secrets, style: style))
             lines.append("   shrunk from \(failure.original.count) to \(failure.shrunk.count) steps in \(failure.shrinkReplays) replays: "
                          + "\(failure.shrunk.map(\.name).joined(separator: " ")) (\(shortestText(failure)))")
+            if let stop = failure.shrinkStoppedBy {
+                lines.append("   shrinking stopped: \(stop); a shorter path may fail too")
+            }
         case .incomplete:
             lines.append("\(TerminalText.escaped(spec)): \(style.warn("incomplete")) — \(report.stoppedBy.map { "\($0)" } ?? "a limit was reached") after \(report.runs) of \(options.runs) runs")
         default:
@@ -59,6 +62,7 @@ public enum FuzzReportRenderer {
                 ("run", .int(failure.run)), ("originalLength", .int(failure.original.count)),
                 ("shrunkLength", .int(failure.shrunk.count)), ("replays", .int(failure.shrinkReplays)),
                 ("shortestKnown", failure.shortestKnown.map(JSON.int) ?? .null), ("isShortest", .bool(failure.isKnownShortest)),
+            ] + (failure.shrinkStoppedBy.map { [("stoppedBy", JSON.string($0.description))] } ?? []) + [
                 ("path", .array(failure.shrunk.map { .string($0.name) })),
                 ("replay", .string(replayCommand(spec: spec, failure: failure, options: options))),
             ]))))

@@ -47,6 +47,12 @@ public enum ReportRenderer {
             lines.append(CounterexampleRenderer.render(violation, number: i + 1, replay: replayCommand(for: violation, in: report),
                                                        secrets: report.secrets, style: style))
         }
+        let cut = report.violations.filter { $0.cutLength != nil }.count
+        if cut > 0 {
+            lines.append("")
+            lines.append("note: \(counted(cut, "path")) not shown (\(CounterexampleRenderer.cutNote)); "
+                         + "fix the violations shown, or check one property with --property ID, to see the rest")
+        }
         if !report.lint.isEmpty {
             if !report.violations.isEmpty { lines.append("") }
             let prefix = report.strict ? "lint (fails under --strict)" : "lint"
@@ -140,6 +146,11 @@ public enum ReportRenderer {
         // A violated `reachable` has no one path, so no one variant: the variants where nothing satisfies it.
         if let variants = violation.unsatisfiedIn {
             members.append(("variants", .array(variants.map { variant in .object(JSONObject(variant.map { ($0.key, JSON.string($0.value)) })) })))
+        }
+        // A path left out to keep the report bounded: its length, and that it was cut.
+        if let cut = violation.cutLength {
+            members.append(("length", .int(cut)))
+            members.append(("pathCut", .bool(true)))
         }
         members.append(("path", .array(violation.path.map { step in
             var members: [(String, JSON)] = [

@@ -20,6 +20,12 @@ public struct Violation: Hashable, Sendable {
     /// For a violated `reachable` property, which no one path shows: each variant in which no reachable
     /// configuration satisfies it (an empty list of values for a flow without `config`); `nil` otherwise.
     public var unsatisfiedIn: [[FlowSpec.KeyValue]]?
+    /// The counterexample's number of events when its path was left out to keep the report bounded
+    /// (``ModelChecker/reportedPathSteps``); `nil` when `path` is the whole counterexample.
+    ///
+    /// Every site of a long chain of states would otherwise carry the whole chain: the report's
+    /// paths, and its memory, would grow with the square of the states.
+    public var cutLength: Int?
 
     public init(property: Property, state: String?, event: String? = nil, message: String, path: [PathStep],
                 mismatch: FrameMismatch? = nil, variant: [FlowSpec.KeyValue]? = nil) {
@@ -47,7 +53,10 @@ public struct Violation: Hashable, Sendable {
     }
 
     /// The number of events in the counterexample.
-    public var length: Int { max(0, path.count - 1) }
+    public var length: Int { cutLength ?? max(0, path.count - 1) }
+
+    /// Whether the counterexample has steps to show, printed or cut (``cutLength``).
+    public var hasPath: Bool { !path.isEmpty || cutLength != nil }
 
     /// Where it is violated; prints as `property@state` or `property@state.event`.
     /// A spec's own property is one site, whatever the state it is violated in.

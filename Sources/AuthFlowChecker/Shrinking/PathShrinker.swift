@@ -25,6 +25,8 @@ struct PathShrinker {
     var maxReplays: Int
     /// The model's view of paths, for the guided pass; `nil` shrinks by deletion alone.
     var guide: ShrinkGuide? = nil
+    /// When shrinking must stop, keeping the best path so far (`--timeout`).
+    var deadline: Deadline = .none
 
     /// A shrunk failure and what it cost.
     struct Result {
@@ -32,6 +34,8 @@ struct PathShrinker {
         var outcome: FuzzOutcome
         /// Replays spent.
         var replays: Int
+        /// The limit that stopped shrinking before no candidate improved, if one did.
+        var stoppedBy: StopReason? = nil
     }
 
     /// Shrinks `outcome`'s path; `replay` runs a candidate and returns its first violation, or nil.
@@ -41,8 +45,11 @@ struct PathShrinker {
         var best = outcome
         var replays = 0
         var tried = Set<[FuzzAction]>()
+        var timedOut = false
         func attempt(_ candidate: [FuzzAction]) -> Bool {
-            guard replays < maxReplays, candidate != best.actions, tried.insert(candidate).inserted else { return false }
+            // A replay of a long path can take milliseconds: the clock is read before each one.
+            if !timedOut && deadline.hasPassed { timedOut = true }
+            guard !timedOut, replays < maxReplays, candidate != best.actions, tried.insert(candidate).inserted else { return false }
             replays += 1
             guard let found = replay(candidate), found.site == outcome.site,
                   Self.precedes(found.actions, best.actions) else { return false }
@@ -50,7 +57,7 @@ struct PathShrinker {
             return true
         }
         var improved = true
-        while improved && replays < maxReplays {
+        while improved && replays < maxReplays && !timedOut {
             improved = false
             if let guide, guided(guide, site: outcome.site, variant: outcome.variant, current: { best.actions }, attempt) { improved = true }
             // Delete blocks: halving while long, then every length from 8 down to 1.
@@ -60,7 +67,7 @@ struct PathShrinker {
             sizes += (1...8).reversed()
             for size in sizes where size < best.actions.count || size == 1 {
                 var i = 0
-                while i + size <= best.actions.count {
+                while i + size <= best.actions.count && !timedOut {
                     var candidate = best.actions
                     candidate.removeSubrange(i..<(i + size))
                     if attempt(candidate) { improved = true } else { i += 1 }
@@ -85,7 +92,7 @@ struct PathShrinker {
                 }
             }
         }
-        return Result(outcome: best, replays: replays)
+        return Result(outcome: best, replays: replays, stoppedBy: timedOut ? deadline.stopReason : nil)
     }
 
     /// The model-guided pass: shortest routes to the failing state, shorter prefixes, loops removed.
@@ -106,7 +113,7 @@ struct PathShrinker {
         }
         // Each frame the path visits, by its shortest route, with the rest of the path after it.
         var k = current().count
-        while k > 1 {
+        while k > 1 && !deadline.hasPassed {
             let path = current()
             let stacks = guide.stacks(path)
             if k < stacks.count, let top = stacks[k].last, let route = guide.shortestPath(to: top), route.count < k,
@@ -119,7 +126,7 @@ struct PathShrinker {
         }
         // Loops: a segment that leaves the undo stack as it found it, the longest first.
         var found = true
-        while found {
+        while found && !deadline.hasPassed {
             found = false
             let path = current()
             let stacks = guide.stacks(path)

@@ -158,9 +158,10 @@ package struct TraceReplay {
             TraceReport.StateFunnel(name: model.states[s], isInitial: s == model.initial.index, isSuccess: model.isSuccess[s],
                                     isAbort: model.isAbort[s], reachable: graph.isReachable(s))
         }
-        report.transitions = model.rows.map { row in
+        let fired = graph.firedRows()
+        report.transitions = model.rows.enumerated().map { i, row in
             TraceReport.TransitionFunnel(from: model.states[row.from.index], event: model.events[row.event.index],
-                                         to: model.states[row.to.index], fired: graph.fires(row))
+                                         to: model.states[row.to.index], fired: fired[i])
         }
         // Rows `anywhere` gives each state have indices past the declared table: one funnel row per state.
         for (state, emissions) in model.emissions.enumerated() {

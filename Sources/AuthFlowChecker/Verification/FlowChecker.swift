@@ -229,7 +229,11 @@ public enum FlowChecker {
             stats.stacksCounted = true
             coverage = count
         }
-        if options.includes(.passcode) {
+        let deadline = Deadline(start: wallStart, timeout: limits.timeout)
+        if options.includes(.passcode) && deadline.hasPassed {
+            // Past the deadline (a long load or search): the passcode is left unchecked, and the run is incomplete.
+            stoppedBy = stoppedBy ?? deadline.stopReason
+        } else if options.includes(.passcode) {
             if let normalise {
                 violations += PasscodeCheck.run(normalise, policy: model.passcode, generatedCases: options.passcodeCases)
             } else {

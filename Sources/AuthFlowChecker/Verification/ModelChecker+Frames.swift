@@ -30,8 +30,7 @@ extension ModelChecker {
         var found: [(position: Int32, violation: Violation)] = []
         func report(_ property: Property, at position: Int, event: String? = nil, _ message: String) {
             let state = model.states[Int(graph.configurations[position].state)]
-            found.append((Int32(position), Violation(property: property, state: state, event: event, message: message,
-                                                      path: graph.path(to: Int32(position)))))
+            found.append((Int32(position), Violation(property: property, state: state, event: event, message: message, path: [])))
         }
         for (site, first) in illegal {
             let state = Int(site >> 32), event = EventID(Int32(site & 0xFFFF_FFFF))
@@ -49,7 +48,6 @@ extension ModelChecker {
         for state in 0..<model.stateCount where graph.isReachable(state) && model.isTerminal[state] {
             if let violation = rules.terminalExit(state) {
                 found.append((graph.firstOfState[state], violation))
-                found[found.count - 1].violation.path = graph.path(to: graph.firstOfState[state])
             }
         }
         return found

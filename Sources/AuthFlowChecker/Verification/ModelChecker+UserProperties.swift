@@ -31,7 +31,7 @@ extension ModelChecker {
                 let state = model.states[Int(configuration.state)]
                 found.append((Int32(i), Violation(property: properties[p], state: state,
                                                   message: RuleCheck.message(rule, state: state, data: graph.dataText(i)),
-                                                  path: graph.path(to: Int32(i)))))
+                                                  path: [])))
             }
             for p in reachable where !satisfiedIn[p].contains(Int(root[i])) {
                 if model.properties[p].isSatisfied(state: configuration.state, keys: configuration.keys,

@@ -34,10 +34,7 @@ package enum ModelChecker {
                 sites.append(violation)
             }
             for site in sites {
-                let at = site.property == .unmetRequirement ? unmet : first
-                var violation = site
-                violation.path = graph.path(to: at)
-                found.append((at, violation))
+                found.append((site.property == .unmetRequirement ? unmet : first, site))
             }
         }
         // Breadth-first order, then property order, then declaration order (the index breaks ties stably).
@@ -49,13 +46,43 @@ package enum ModelChecker {
             return lhs.offset < rhs.offset
         }.map(\.element)
 
-        // Each `/2` path names the variant it ran in: the one of the root it starts from.
-        if model.format >= 2 {
-            for i in found.indices where found[i].violation.state != nil { found[i].violation.variant = graph.variant(of: found[i].position) }
-        }
+        attachPaths(&found, graph: graph)
         return SpecVerification(
             violations: found.map(\.violation), lint: model.isStatic ? lint(graph) : frameLint(graph, facts: facts), states: graph.reachableStates,
             configurations: graph.count, stoppedBy: graph.stoppedBy)
+    }
+
+    /// The most frames a report's complete-check paths hold in all, past the first violation's.
+    ///
+    /// A chain of 8,000 states none of which can reach an exit has 8,000 `no-exit` sites, the k-th
+    /// with a path of k frames: 32 million frames, gigabytes of memory and of text. Past this budget
+    /// a violation keeps its length (``Violation/cutLength``) and the report says how to see its path.
+    package static let reportedPathSteps = 10_000
+
+    /// Gives each found site with a state its shortest path, in the report's order, while the paths
+    /// hold at most ``reportedPathSteps`` frames in all (the first always has its path); the others
+    /// get their length only. Each `/2` path names the variant it ran in: the one of its root.
+    /// - Complexity: O(C + the frames attached) for C configurations.
+    static func attachPaths(_ found: inout [(position: Int32, violation: Violation)], graph: ConfigurationGraph) {
+        guard found.contains(where: { $0.violation.state != nil }) else { return }
+        let (depth, root) = graph.depthsAndRoots()
+        var budget = reportedPathSteps
+        var first = true
+        for i in found.indices where found[i].violation.state != nil {
+            let position = Int(found[i].position)
+            let frames = Int(depth[position]) + 1
+            if first || frames <= budget {
+                found[i].violation.path = graph.path(to: Int32(position))
+                budget -= min(budget, frames)
+            } else {
+                found[i].violation.cutLength = frames - 1
+            }
+            first = false
+            if graph.model.format >= 2 {
+                let variant = Int(root[position])
+                found[i].violation.variant = graph.model.variants.indices.contains(variant) ? graph.model.variants[variant] : []
+            }
+        }
     }
 
     /// Unreachable states, dead transitions and unused data (keys listed in `outputs` are handed to the app, and keys
@@ -75,8 +102,9 @@ package enum ModelChecker {
         for property in model.properties { for k in property.condition.keys { required.insert(KeyID(k)) } }
         lint.unusedData = model.names(of: produced.subtracting(required).subtracting(model.outputs))
         lint.unreachable = (0..<model.stateCount).filter { !graph.isReachable($0) }.map { model.states[$0] }
-        for row in model.rows {
-            if !graph.fires(row) { lint.deadTransitions.append(Lint.rowName(from: model.states[row.from.index], on: model.events[row.event.index])) }
+        let fired = graph.firedRows()
+        for (i, row) in model.rows.enumerated() {
+            if !fired[i] { lint.deadTransitions.append(Lint.rowName(from: model.states[row.from.index], on: model.events[row.event.index])) }
         }
         return lint
     }

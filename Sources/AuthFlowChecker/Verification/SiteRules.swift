@@ -14,6 +14,10 @@ struct SiteRules {
     /// Each state's data-independent sites, with their messages, built once: the random-path
     /// tester asks after every step.
     private(set) var sitesOfState: [[Violation]] = []
+    /// Per state: the indices in ``FlowModel/rows`` of the rows from it, in table order.
+    ///
+    /// Found once: searching every row for each terminal state took minutes on a star of 130,000 leaves.
+    private let rowsFrom: [[Int]]
 
     /// Precomputes the backward reachability of the terminal states.
     /// - Complexity: O(states + moves).
@@ -39,6 +43,9 @@ struct SiteRules {
             for emission in emissions { for row in emission.rows where row.reset { reset[row.row] = true } }
         }
         self.isReset = reset
+        var rowsFrom = [[Int]](repeating: [], count: model.stateCount)
+        for (i, row) in model.rows.enumerated() { rowsFrom[row.from.index].append(i) }
+        self.rowsFrom = rowsFrom
         self.sitesOfState = (0..<model.stateCount).map(computeStateSites)
     }
 
@@ -70,7 +77,7 @@ struct SiteRules {
     /// Guards are not consulted: declaring the way out is the defect.
     func terminalExit(_ state: Int) -> Violation? {
         let name = model.states[state]
-        let rows = model.rows.enumerated().filter { $0.element.from.index == state && !isReset[$0.offset] }
+        let rows = rowsFrom[state].filter { !isReset[$0] }.map { (offset: $0, element: model.rows[$0]) }
         let emitted = model.emissions[state].filter { emission in emission.rows.isEmpty || emission.rows.contains { !$0.reset } }
         guard !emitted.isEmpty || !rows.isEmpty else { return nil }
         var parts: [String] = []

@@ -280,7 +280,7 @@ struct SpecSection {
             let (nodes, edges) = walk(violation, index: index)
             // A violated `reachable` has no state and no path: say what no configuration shows.
             let site = violation.state == nil ? " — \(violation.unsatisfiedSummary)" : " at \(violation.place)"
-            let length = violation.path.isEmpty ? "" : " — \(violation.length) step\(violation.length == 1 ? "" : "s")"
+            let length = !violation.hasPath ? "" : " — \(violation.length) step\(violation.length == 1 ? "" : "s")"
             buttons.append(HTMLText.element("li", [:], HTMLText.element("button", [
                 "type": "button", "class": "violation", "id": id, "data-violation": String(number),
                 "data-nodes": nodes.compactMap { $0 }.map(stateID).joined(separator: " "),
