@@ -71,7 +71,7 @@ extension ParallelExplorer {
                                          resetStacks: resets, start: { driver.start(variant: $0) })
                     walk.monitor = { [unowned shared] count in shared.tick(count, depth: prefix - 1) }
                     walk.runAll()
-                    shared.merge(frames: walk)
+                    shared.merge(walk)
                 } else {
                     if subtrees == nil {
                         subtrees = FrameWalk(model: model, driver: driver, traits: traits, depth: depth, deadline: nil, timeout: timeout,
@@ -82,7 +82,7 @@ extension ParallelExplorer {
                     if subtrees?.stoppedBy != nil { break }
                 }
             }
-            if let subtrees { shared.merge(frames: subtrees) }
+            if let subtrees { shared.merge(subtrees) }
         }
         return RuntimeExploration(violations: Walk<Driver>.ordered(Array(shared.sites.values)), stacks: shared.stacks,
                                   depth: depth, stoppedBy: shared.stoppedBy ?? (shared.stop ? timeout.map { .timeout(seconds: $0) } : nil))
@@ -96,21 +96,6 @@ extension ParallelExplorer.Shared {
             guard !stop, next < tasks.count else { return nil }
             next += 1
             return next - 1
-        }
-    }
-
-    /// Merges one finished walk over frames.
-    func merge<D>(frames walk: FrameWalk<D>) {
-        lock.withLock {
-            stacks += walk.stacks
-            if let reason = walk.stoppedBy {
-                stoppedBy = stoppedBy ?? reason
-                stop = true
-            }
-            for (site, found) in walk.sites {
-                if let existing = sites[site], !found.order.lexicographicallyPrecedes(existing.order) { continue }
-                sites[site] = found
-            }
         }
     }
 }

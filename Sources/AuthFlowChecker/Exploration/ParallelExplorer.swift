@@ -136,8 +136,8 @@ package struct ParallelExplorer: Sendable {
             return stopping
         }
 
-        /// Merges one finished walk.
-        func merge<D>(_ walk: Walk<D>) {
+        /// Merges one finished walk, static or over frames: its stacks, why it stopped, and each site's first occurrence.
+        func merge(_ walk: some WalkFindings) {
             lock.withLock {
                 stacks += walk.stacks
                 if let reason = walk.stoppedBy {
