@@ -49,6 +49,17 @@ import Darwin
         #expect(read < 1000, "stops as soon as the line is too long, read \(read)")
     }
 
+    /// Found by the loader fuzz target: an overlong line skipped to its end counted the CR before its LF
+    /// (or ending the input), so a CRLF file's line was reported one byte longer than an LF file's.
+    @Test func aSkippedOverlongLineIsMeasuredWithoutItsCR() throws {
+        let long = String(repeating: "x", count: 100)
+        for chunk in 1...8 {
+            #expect(try Self.lines("ok\r\n\(long)\r\nnext\r\n", chunk: chunk) == ["ok", "<100 bytes>", "next"], "chunk \(chunk)")
+            #expect(try Self.lines("\(long)\r", chunk: chunk) == ["<100 bytes>"], "chunk \(chunk)")
+            #expect(try Self.lines("\(long)\r\r\n", chunk: chunk) == ["<101 bytes>"], "chunk \(chunk): only the last CR goes")
+        }
+    }
+
     @Test func readAllStopsOneBytePastTheLimit() throws {
         let bytes = [UInt8](repeating: 7, count: 100)
         #expect(try InputSource.bytes(bytes, name: "t").readAll(limit: 100) == bytes)

@@ -10,7 +10,9 @@
 /// - `normalise(normalise(x))` equals `normalise(x)` scalar for scalar;
 /// - the output is within the policy (`admits`) and is reported as normalised (`isNormalised`);
 /// - `read` gives the same code, and a length that agrees with it (complete or overlong only at
-///   `maxLength` characters, short by exactly the characters missing).
+///   `maxLength` characters, short by exactly the characters missing);
+/// - the text read as `passcode` reads stdin, a line at a time by ``InputSource``, gives the codes of
+///   its lines (``checkStdinLines(_:normaliser:chunk:)``).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func passcodeFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -18,7 +20,8 @@ public func passcodeFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) 
     let rest = bytes.dropFirst()
     let split = rest.firstIndex(of: 0xFF) ?? rest.startIndex
     let alphabetText = String(decoding: rest[rest.startIndex..<split], as: UTF8.self)
-    let input = String(decoding: rest[(split < rest.endIndex && rest[split] == 0xFF ? split + 1 : split)...], as: UTF8.self)
+    let typed = Array(rest[(split < rest.endIndex && rest[split] == 0xFF ? split + 1 : split)...])
+    let input = String(decoding: typed, as: UTF8.self)
 
     let policy = PasscodePolicy(
         maxLength: Int(first & 0x0F),
@@ -49,5 +52,48 @@ public func passcodeFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) 
     guard consistent else {
         fatalError("length \(read.length) disagrees with a code of \(count) for maxLength \(policy.maxLength)")
     }
+    checkStdinLines(typed, normaliser: normaliser, chunk: 1 + Int(first >> 4))
     return 0
+}
+
+/// The text as `authcheck passcode` reads it from stdin: ``InputSource`` lines (LF or CRLF), each normalised.
+///
+/// The codes must be those of the text's lines split at LF scalar by scalar, a CR before the LF
+/// dropped (decoding, with repair, and splitting commute: LF is never inside a UTF-8 sequence),
+/// up to the first line over the limit, where the reading stops. Lines are read in chunks of 1…16 bytes
+/// with a limit of 1…64 bytes picked from the text's length.
+func checkStdinLines(_ typed: [UInt8], normaliser: PasscodeNormaliser, chunk: Int) {
+    let maxLine = 1 + typed.count % 64
+    var scalars = String(decoding: typed, as: UTF8.self).unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+    if typed.last == 0x0A || typed.isEmpty { scalars.removeLast() }
+    var codes: [String] = []
+    var stoppedAt: Int?
+    do {
+        try InputSource.bytes(typed, name: "stdin").forEachLine(maxLineBytes: maxLine, chunkBytes: chunk, skipsOverlongLines: false) { line in
+            if line.overlong != nil {
+                stoppedAt = line.number
+                return false
+            }
+            codes.append(normaliser.normalise(String(decoding: line.bytes, as: UTF8.self)))
+            return true
+        }
+    } catch {
+        fatalError("reading bytes in memory threw \(error)")
+    }
+    let lines = scalars.map { line in
+        var text = String.UnicodeScalarView(line)
+        if text.last == "\r" { text.removeLast() }
+        return String(text)
+    }
+    // Lengths in bytes, before repair (a repaired byte takes three).
+    var raw = typed.split(separator: 0x0A, omittingEmptySubsequences: false)
+    if typed.last == 0x0A || typed.isEmpty { raw.removeLast() }
+    let firstOverlong = raw.firstIndex { $0.count - ($0.last == 0x0D ? 1 : 0) > maxLine }.map { $0 - raw.startIndex }
+    guard stoppedAt.map({ $0 - 1 }) == firstOverlong else {
+        fatalError("stopped at line \(String(describing: stoppedAt)), the first over \(maxLine) bytes is \(String(describing: firstOverlong.map { $0 + 1 }))")
+    }
+    let wanted = lines.prefix(firstOverlong ?? lines.count).map { normaliser.normalise($0) }
+    guard codes.count == wanted.count, zip(codes, wanted).allSatisfy({ $0.unicodeScalars.elementsEqual($1.unicodeScalars) }) else {
+        fatalError("stdin lines gave \(codes.count) codes, the text's lines \(wanted.count), or other codes")
+    }
 }

@@ -209,6 +209,7 @@ package struct InputSource {
         var lineNumber = 0
         var total = 0
         var skipping: Int?      // the length so far of an overlong line being skipped
+        var skippedCR = false   // whether the last byte skipped is a CR (not part of the line if an LF or the end follows)
         func emit(_ start: Int, _ end: Int, unterminated: Bool) -> Bool {
             lineNumber += 1
             var stop = end
@@ -242,8 +243,9 @@ package struct InputSource {
                 let more: Bool
                 if let skipped = skipping {
                     lineNumber += 1
+                    let endsInCR = newline > lineStart ? base[newline - 1] == 0x0D : skippedCR
                     more = body(Line(bytes: UnsafeBufferPointer(start: base, count: 0), number: lineNumber, unterminated: false,
-                                     overlong: skipped + newline - lineStart))
+                                     overlong: skipped + newline - lineStart - (endsInCR ? 1 : 0)))
                     skipping = nil
                 } else {
                     more = emit(lineStart, newline, unterminated: false)
@@ -261,6 +263,7 @@ package struct InputSource {
             }
             if skipping != nil || rest > maxLineBytes + 1 {
                 skipping = (skipping ?? 0) + rest
+                skippedCR = base[filled - 1] == 0x0D
                 filled = 0
             } else {
                 if lineStart > 0 && rest > 0 { memmove(base, base + lineStart, rest) }
@@ -269,7 +272,8 @@ package struct InputSource {
         }
         if let skipped = skipping {
             lineNumber += 1
-            _ = body(Line(bytes: UnsafeBufferPointer(start: base, count: 0), number: lineNumber, unterminated: true, overlong: skipped))
+            _ = body(Line(bytes: UnsafeBufferPointer(start: base, count: 0), number: lineNumber, unterminated: true,
+                          overlong: skipped - (skippedCR ? 1 : 0)))
         } else if filled > 0 {
             _ = emit(0, filled, unterminated: true)
         }
