@@ -132,6 +132,19 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     }
 }
 
+/// Why a session refused an event by its `authflow/2` rules, without the values a thrown ``FlowError`` carries:
+/// the checker sends millions of refused events and needs only that they were refused.
+@usableFromInline
+enum _RulesRefusal<State: Hashable, Event: Hashable> {
+    case notInContract, notOffered
+    /// The output's keys are not the contract's (`tracked`: the tracker records it).
+    case mismatch(tracked: Bool)
+    /// The value of key `k` (a model id) is outside its domain.
+    case notInDomain(Int)
+    case noRow
+    case machine(TransitionError<State, Event>)
+}
+
 extension FlowSession {
     /// Handles `event` by the flow's `authflow/2` rules, with `output(key)` the value the step sent for each key it adds.
     ///
@@ -139,18 +152,75 @@ extension FlowSession {
     @inlinable @inline(never)
     func _sendByRules(_ rules: SessionRules<State, Event, Key, Value>, _ event: Event, sent: [Key]?,
                       output: (Key) -> Value?) throws(FlowError<State, Event, Key>) -> Transition<State, Event> {
+        var refusal: _RulesRefusal<State, Event>?
+        if let transition = _moveByRules(rules, event, sent: sent, refusal: &refusal, output: output) { return transition }
+        throw _rulesError(rules, event, sent: sent, refusal: refusal ?? .noRow)
+    }
+
+    /// The error ``_sendByRules(_:_:sent:output:)`` throws for `refusal`, recorded by the tracker as the session always has.
+    @usableFromInline @inline(never)
+    func _rulesError(_ rules: SessionRules<State, Event, Key, Value>, _ event: Event, sent: [Key]?,
+                     refusal: _RulesRefusal<State, Event>) -> FlowError<State, Event, Key> {
+        let from = machine.state
+        func reject(_ reason: String) {
+            if storage.tracker != nil { track(.rejection, from: from, event: event, reason: reason) }
+        }
+        func mismatch() -> FlowError<State, Event, Key> {
+            guard let s = rules.id(of: from), let e = rules.id(of: event), let index = rules.emission(e, in: s) else {
+                return .outputMismatch(state: from, event: event, expected: [], got: sent ?? [])
+            }
+            return .outputMismatch(state: from, event: event, expected: rules.outputKeys[s][index].map { rules.keys[$0] }, got: sent ?? [])
+        }
+        switch refusal {
+        case .notInContract:
+            reject("not in the output contract")
+            return .eventNotInContract(state: from, event: event)
+        case .notOffered:
+            reject("not offered now")
+            return .eventNotOffered(state: from, event: event)
+        case let .mismatch(tracked):
+            if tracked { reject("output data does not match the contract") }
+            return mismatch()
+        case let .notInDomain(k):
+            reject("a value outside its domain")
+            return .valueNotInDomain(state: from, event: event, key: rules.keys[k])
+        case .noRow:
+            let error = TransitionError<State, Event>.noTransition(from: from, on: event)
+            reject(error.description)
+            return .transition(error)
+        case let .machine(error):
+            return .transition(error)
+        }
+    }
+
+    /// Whether the session runs its flow by `authflow/2` rules (where ``trySend(_:value:)`` builds no error for a refusal).
+    @inlinable package var runsByRules: Bool { _rules != nil }
+
+    /// Sends `event` by the flow's `authflow/2` rules and answers only whether it was accepted: the checker's
+    /// path, which builds no error for the refused events it sends at every frame. A tracked or busy session,
+    /// or one without rules, takes ``send(_:value:)`` (its rejections are recorded, its re-entrant calls refused).
+    @inlinable
+    package func trySend(_ event: Event, value: (Key) -> Value) -> Bool {
+        guard let rules = _rules, !storage.busy, storage.tracker == nil else { return (try? send(event, value: value)) != nil }
+        storage.busy = true
+        defer { end() }
+        var refusal: _RulesRefusal<State, Event>?
+        return _moveByRules(rules, event, sent: nil, refusal: &refusal) { value($0) } != nil
+    }
+
+    /// Moves on `event` by the flow's `authflow/2` rules: the transition, or `nil` with why in `refusal` and nothing changed.
+    @inlinable @inline(__always)
+    func _moveByRules(_ rules: SessionRules<State, Event, Key, Value>, _ event: Event, sent: [Key]?,
+                      refusal: inout _RulesRefusal<State, Event>?, output: (Key) -> Value?) -> Transition<State, Event>? {
         let from = machine.state
         guard let s = rules.id(of: from), let e = rules.id(of: event), let index = rules.emission(e, in: s) else {
-            if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "not in the output contract") }
-            throw .eventNotInContract(state: from, event: event)
+            refusal = .notInContract
+            return nil
         }
         let frame = storage.frames[storage.frames.count - 1]
         guard rules.offers(state: s, emission: index, in: frame) else {
-            if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "not offered now") }
-            throw .eventNotOffered(state: from, event: event)
-        }
-        func mismatch() -> FlowError<State, Event, Key> {
-            .outputMismatch(state: from, event: event, expected: rules.outputKeys[s][index].map { rules.keys[$0] }, got: sent ?? [])
+            refusal = .notOffered
+            return nil
         }
         let moves = rules.moves
         let flat = moves.emissionStart[s] + index
@@ -162,8 +232,8 @@ extension FlowSession {
                 seen |= 1 << UInt64(k)
             }
             if seen != sentBits || sent.count != sentBits.nonzeroBitCount {
-                if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "output data does not match the contract") }
-                throw mismatch()
+                refusal = .mismatch(tracked: true)
+                return nil
             }
         }
         // The branch is the values the step sent for the valued keys it adds, the first key varying slowest.
@@ -171,20 +241,22 @@ extension FlowSession {
         var branch = 0
         for position in rules.addValuedStart[flat]..<rules.addValuedStart[flat + 1] {
             let k = rules.addValuedKeys[position]
-            guard let value = output(rules.keys[k]) else { throw mismatch() }
+            guard let value = output(rules.keys[k]) else {
+                refusal = .mismatch(tracked: false)
+                return nil
+            }
             // The walk sends the domain's own values: found by equality first, by their text otherwise.
             guard let position = rules.domainValues[k].firstIndex(of: value)
                 ?? rules.values.text(value).flatMap({ layout.domains[k].firstIndex(of: $0) }) else {
-                if storage.tracker != nil { track(.rejection, from: from, event: event, reason: "a value outside its domain") }
-                throw .valueNotInDomain(state: from, event: event, key: rules.keys[k])
+                refusal = .notInDomain(k)
+                return nil
             }
             branch = branch * layout.domains[k].count + position
         }
         let outcome = moves.outcome(state: s, emission: index, branch: branch, keys: frame.keys, values: frame.values)
         guard let row = outcome.row else {
-            let error = TransitionError<State, Event>.noTransition(from: from, on: event)
-            if storage.tracker != nil { track(.rejection, from: from, event: event, reason: error.description) }
-            throw .transition(error)
+            refusal = .noRow
+            return nil
         }
         if row.reset {
             // The run ends and a new one starts at the variant's root: nothing to undo.
@@ -201,7 +273,8 @@ extension FlowSession {
         do {
             transition = try machine.move(on: event, to: rules.states[row.to])
         } catch {
-            throw .transition(error)
+            refusal = .machine(error)
+            return nil
         }
         let childKeys = outcome.keys & ~row.clearKeys
         let childValues = outcome.values & ~row.clearValues

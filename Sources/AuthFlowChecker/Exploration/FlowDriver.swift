@@ -64,7 +64,10 @@ public final class SessionDriver: FlowDriver {
     @inlinable @inline(__always) public func value(of key: KeyID) -> FlowValue? { session.data[key] }
     @inlinable @inline(__always) public func canHandle(_ event: EventID) -> Bool { session.canHandle(event) }
     @inlinable @inline(__always) public var canGoBack: Bool { session.canGoBack }
+    /// Sends an `authflow/2` flow's events through the session's ``FlowSession/trySend(_:value:)``, where a
+    /// refusal builds no error; other flows' through the throwing send, as before.
     @inlinable public func send(_ event: EventID, value: (KeyID) -> FlowValue) -> Bool {
+        if session.runsByRules { return session.trySend(event, value: value) }
         do { try session.send(event, value: value); return true } catch { return false }
     }
     @inlinable public func back() -> Bool {
