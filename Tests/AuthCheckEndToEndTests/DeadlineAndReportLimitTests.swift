@@ -153,4 +153,39 @@ import Testing
         #expect(object["verdict"] as? String == "incomplete")
         #expect(object["stoppedBy"] as? String == "--max-configurations 1000 reached")
     }
+
+    /// Loading ignored the deadline: a 6 MB star of 100,000 events took seconds to parse and build
+    /// (minutes in a debug build) before any phase looked at `--timeout`. The parser, the reader and
+    /// the builder now stop at it, and the run is incomplete (exit 3), not invalid: nothing was found wrong.
+    @Test func loadingAHugeSpecEndsWithinItsTimeoutAsIncomplete() throws {
+        let (run, seconds, path) = try Self.run(["coverage", "--timeout", "1"], spec: Self.star(100_000), killAfter: 60)
+        #expect(run.status == 3, "\(run)")
+        #expect(run.stdout.hasPrefix("\(path): incomplete — --timeout 1 s reached before the check was complete\n"), "\(run)")
+        #expect(run.stdout.contains("stats: 0 states, 0 configurations"), "\(run)")
+        #expect(seconds < 8, "took \(seconds) s")
+
+        let export = try Self.run(["fuzz", "--timeout", "1", "--format", "json"], spec: Self.star(100_000), killAfter: 60).run
+        #expect(export.status == 3, "\(export)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any], "\(export)")
+        #expect(object["verdict"] as? String == "incomplete")
+    }
+
+    /// After a `/2` search cut by `--timeout`, the per-configuration site pass ran over everything found
+    /// and the runtime walk began anyway: `check --timeout 2` took 7 s. Both stop at the deadline now.
+    @Test func theSitePassAfterACutSearchHonoursTheTimeout() throws {
+        let (run, seconds, path) = try Self.run(["check", "--timeout", "2"], spec: Self.answers(16), killAfter: 60)
+        #expect(run.status == 3, "\(run)")
+        #expect(run.stdout.hasPrefix("\(path): incomplete — --timeout 2 s reached before the check was complete\n"), "\(run)")
+        #expect(!run.stdout.contains("deadlock") && !run.stdout.contains("no-exit"), "\(run)")
+        #expect(seconds < 6, "took \(seconds) s")
+    }
+
+    /// Fuzz built its own graph of up to 1,000,000 configurations of a `/2` flow before the first run,
+    /// with no deadline: `fuzz --timeout 1` took 23 s.
+    @Test func fuzzSetupHonoursTheTimeout() throws {
+        let (run, seconds, path) = try Self.run(["fuzz", "--timeout", "1"], spec: Self.answers(16), killAfter: 60)
+        #expect(run.status == 3, "\(run)")
+        #expect(run.stdout.hasPrefix("\(path): incomplete — --timeout 1 s reached after 0 of 1000 runs"), "\(run)")
+        #expect(seconds < 6, "took \(seconds) s")
+    }
 }

@@ -66,7 +66,7 @@ enum ExportCommand: Subcommand {
         switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants), input: context.console) {
         case let .invalid(report):
             SpecRunner.diagnose(report, stdout: .nothing, console: context.console)
-            return 2
+            return report.exitCode
         case let .model(model):
             context.console.out(PromelaExporter.export(model, space: settings.depth.map { .stacks(depth: $0) } ?? .configurations))
             return 0

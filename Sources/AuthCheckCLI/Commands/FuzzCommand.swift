@@ -80,10 +80,12 @@ enum FuzzCommand: Subcommand {
 
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
         let model: FlowModel
-        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants), input: context.console) {
+        // One deadline from here: loading, the fuzzer's graph, the runs and the shrinking all count towards --timeout.
+        let deadline = Deadline(timeout: settings.timeout ?? CommonOptions.defaultTimeout)
+        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants), input: context.console, deadline: deadline) {
         case let .invalid(report):
             SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
-            return 2
+            return report.exitCode
         case let .model(loaded):
             model = loaded
         }
@@ -101,8 +103,8 @@ enum FuzzCommand: Subcommand {
         }
         let options = FuzzOptions(runs: settings.runs, maxSteps: settings.maxSteps, seed: settings.seed,
                                   properties: settings.properties, timeout: settings.timeout)
-        let report = FlowFuzzer(model: model, makeDriver: context.environment.driverFactory(for: model))
-            .run(options, regressions: saved, clock: context.environment.clock)
+        let report = FlowFuzzer(model: model, makeDriver: context.environment.driverFactory(for: model), deadline: deadline)
+            .run(options, regressions: saved, clock: context.environment.clock, start: deadline.start)
         if let failure = report.failure, failure.run >= 0, let file = settings.regressions {
             do {
                 try FuzzRegressions.append(failure, model: model, to: file)

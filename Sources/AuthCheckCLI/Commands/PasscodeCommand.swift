@@ -82,7 +82,7 @@ enum PasscodeCommand: Subcommand {
         if settings.inputs.isEmpty, context.console.stdinIsTerminal { throw .missingArgument("INPUT (or lines on stdin)") }
         if let path = settings.spec {
             do {
-                policy = try SpecLoader.load(file: path, timeout: CommonOptions.defaultTimeout).passcode
+                policy = try SpecLoader.load(file: path, deadline: .after(CommonOptions.defaultTimeout)).passcode
             } catch {
                 for issue in error.issues { context.console.err("error: \(path): \(issue)") }
                 return 2

@@ -63,11 +63,11 @@ enum PathsCommand: Subcommand {
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
         // The time spent loading counts towards --timeout.
         let deadline = Deadline(timeout: settings.timeout)
-        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants), input: context.console) {
+        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants), input: context.console, deadline: deadline) {
         case let .invalid(report):
             // The report goes where the paths would (swift gets the text report, as a person reads it).
             SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
-            return 2
+            return report.exitCode
         case let .model(model):
             let cover = CoveringPaths(model: model, target: settings.cover,
                                       limits: CheckLimits(maxConfigurations: settings.maxConfigurations, timeout: settings.timeout),

@@ -51,7 +51,7 @@ enum ReplayCommand: Subcommand {
         switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants), input: context.console) {
         case let .invalid(report):
             context.console.err(SpecRunner.invalidLine(report))
-            return 2
+            return report.exitCode
         case let .model(loaded):
             model = loaded
         }

@@ -4,9 +4,10 @@ import AuthFlowChecker
 
 /// What `check`, `explore` and `coverage` share: loading and checking a spec, and turning reports into an exit status.
 enum SpecRunner {
-    /// A spec loaded for checking, or the report that says why it is invalid.
+    /// A spec loaded for checking, or the report that says why it is invalid (or, verdict `incomplete`, that `--timeout` stopped loading it).
     enum Loaded {
         case model(FlowModel)
+        /// The report instead of a model: `invalid` (exit 2), or `incomplete` (exit 3) when the deadline came before the model.
         case invalid(CheckReport)
     }
 
@@ -22,22 +23,31 @@ enum SpecRunner {
     ///
     /// Reading waits no longer than the run's `--timeout` (``CommonOptions/defaultTimeout`` without one),
     /// so a FIFO with no writer ends as an invalid spec that says so, and stops at the loader's size limit.
-    /// - Parameter input: where `-` reads the spec from (all of it, once); `nil` reads a file called `-`.
-    static func load(_ path: String, options: CheckOptions, input: Console? = nil) -> Loaded {
+    /// Parsing and building the model stop at the same deadline: a spec too large to load in time comes
+    /// back as an `incomplete` report (exit 3), the shape every phase stopped by `--timeout` reports in.
+    /// - Parameters:
+    ///   - input: where `-` reads the spec from (all of it, once); `nil` reads a file called `-`.
+    ///   - deadline: the run's deadline, when it began before loading; `nil` starts one now with the run's `--timeout`.
+    static func load(_ path: String, options: CheckOptions, input: Console? = nil, deadline: Deadline? = nil) -> Loaded {
         let name = displayName(path)
         let timeout = options.limits.timeout ?? CommonOptions.defaultTimeout
+        let deadline = deadline ?? Deadline(timeout: timeout)
         do throws(InvalidSpecError) {
             if let input, path == standardInput {
                 let bytes: [UInt8]
                 do {
-                    bytes = try input.readAllBytes(limit: SpecLoader.defaultMaxBytes, deadline: .after(timeout))
+                    bytes = try input.readAllBytes(limit: SpecLoader.defaultMaxBytes, deadline: deadline)
                 } catch {
                     throw InvalidSpecError(file: name, issues: [SpecIssue(path: "$", message: error.reason)])
                 }
-                return try selected(SpecLoader.load(bytes: bytes, file: name), options: options, name: name)
+                return try selected(SpecLoader.load(bytes: bytes, file: name, deadline: deadline), options: options, name: name)
             }
-            return try selected(SpecLoader.load(file: path, timeout: timeout), options: options, name: name)
+            return try selected(SpecLoader.load(file: path, deadline: deadline), options: options, name: name)
         } catch {
+            if let timeout = error.timedOut {
+                return .invalid(.stoppedLoading(spec: name, timeout: timeout, options: options,
+                                                seconds: Date().timeIntervalSince(deadline.start)))
+            }
             return .invalid(.invalid(spec: name, error: error, options: options))
         }
     }
@@ -118,6 +128,11 @@ enum SpecRunner {
 
     /// Prints an invalid spec's diagnostics on stderr, by what stdout holds: every command's one rule.
     static func diagnose(_ report: CheckReport, stdout: InvalidOutput, console: Console) {
+        if report.verdict == .incomplete {
+            // Loading stopped by --timeout: a text or JSON report says so on stdout; with nothing there, stderr does.
+            if case .nothing = stdout { console.err(invalidLine(report)) }
+            return
+        }
         switch stdout {
         case .textReport:
             break
@@ -132,6 +147,9 @@ enum SpecRunner {
 
     /// The one-line diagnostic for an invalid spec: `error: SPEC: 3:5: $.x: message (and 2 more problems)`.
     static func invalidLine(_ report: CheckReport) -> String {
+        if report.verdict == .incomplete {
+            return "\(report.spec): incomplete — \(report.stoppedBy.map { "\($0)" } ?? "a limit was reached") before the spec was loaded"
+        }
         let issues = report.error?.issues ?? []
         guard let first = issues.first else { return "error: \(report.spec): invalid spec" }
         let more = issues.count > 1 ? " (and \(issues.count - 1) more problem\(issues.count == 2 ? "" : "s"))" : ""

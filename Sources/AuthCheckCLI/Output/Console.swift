@@ -75,14 +75,14 @@ public final class Console: @unchecked Sendable {
 
     /// Standard input as one ``InputSource``, to read once: this process's descriptor 0, or a test console's bytes.
     /// - Parameter deadline: when waiting for more gives up (a pipe whose writer never writes).
-    func standardInput(deadline: InputDeadline? = nil) -> InputSource {
+    func standardInput(deadline: Deadline? = nil) -> InputSource {
         streamsStandardInput ? .descriptor(0, name: ReportRenderer.standardInputName, deadline: deadline)
                              : .bytes(readInput(), name: ReportRenderer.standardInputName)
     }
 
     /// All of stdin, as bytes, when it holds at most `limit`; read once, so every later call gets the same bytes or error.
     /// - Throws: ``InputError`` when stdin is over `limit` bytes (reading stops one byte past it), or cannot be read by `deadline`.
-    func readAllBytes(limit: Int, deadline: InputDeadline? = nil) throws(InputError) -> [UInt8] {
+    func readAllBytes(limit: Int, deadline: Deadline? = nil) throws(InputError) -> [UInt8] {
         let result = lock.withLock {
             if let input { return input }
             let read = Result { () throws(InputError) -> [UInt8] in try standardInput(deadline: deadline).readAll(limit: limit) }

@@ -54,7 +54,7 @@ package struct InputSource {
 
     /// An open file descriptor, read until its end and not closed (standard input is descriptor 0).
     /// - Parameter deadline: when waiting for more stops with ``InputError/Kind/timedOut``; `nil` waits as long as it takes.
-    package static func descriptor(_ fd: Int32, name: String, deadline: InputDeadline? = nil) -> InputSource {
+    package static func descriptor(_ fd: Int32, name: String, deadline: Deadline? = nil) -> InputSource {
         var status = stat()
         let size = fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : nil
         return InputSource(name: name, knownSize: size) { buffer throws(InputError) in
@@ -69,7 +69,7 @@ package struct InputSource {
     ///   - what: what the file should be, for the refusal of a directory or a socket: `a spec file`.
     ///   - deadline: when waiting for more stops with ``InputError/Kind/timedOut``; `nil` waits as long as it takes.
     /// - Throws: ``InputError`` saying what is at the path: nothing, a loop of symbolic links, a directory, a socket, or an unreadable file.
-    package static func file(_ path: String, what: String, deadline: InputDeadline? = nil) throws(InputError) -> InputSource {
+    package static func file(_ path: String, what: String, deadline: Deadline? = nil) throws(InputError) -> InputSource {
         func failure(_ kind: InputError.Kind, _ reason: String) -> InputError {
             InputError(name: path, kind: kind, reason: reason)
         }
@@ -127,7 +127,7 @@ package struct InputSource {
 
     /// Reads into `buffer`, first waiting with `poll` until there is something to read or the deadline passes.
     private static func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, name: String,
-                                 deadline: InputDeadline?) throws(InputError) -> Int {
+                                 deadline: Deadline?) throws(InputError) -> Int {
         while true {
             var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&waiting, 1, deadline?.remainingMilliseconds() ?? -1)
@@ -137,7 +137,7 @@ package struct InputSource {
             }
             if ready == 0, let deadline {
                 throw InputError(name: name, kind: .timedOut,
-                                 reason: "nothing to read within \(deadline.seconds.formatted) s (a FIFO or pipe with no writer?)")
+                                 reason: "nothing to read within \((deadline.timeout ?? 0).formatted) s (a FIFO or pipe with no writer?)")
             }
             let count = systemRead(fd, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }
@@ -278,28 +278,6 @@ package struct InputSource {
             _ = emit(0, filled, unterminated: true)
         }
         return total
-    }
-}
-
-/// When reading gives up waiting: an instant on the monotonic clock, and the seconds it was set for (to say so).
-package struct InputDeadline: Sendable {
-    package let instant: ContinuousClock.Instant
-    package let seconds: Double
-
-    /// The deadline `seconds` from now (at most 10⁹ s).
-    package static func after(_ seconds: Double) -> InputDeadline {
-        let bounded = min(max(seconds, 0), 1e9)
-        return InputDeadline(instant: .now + .milliseconds(Int64(bounded * 1000)), seconds: seconds)
-    }
-
-    /// The milliseconds left, for `poll`: 0 once passed, at most `Int32.max`.
-    func remainingMilliseconds() -> Int32 {
-        let left = ContinuousClock.now.duration(to: instant)
-        guard left > .zero else { return 0 }
-        let (seconds, attoseconds) = left.components
-        let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
-        guard !milliseconds.overflow else { return .max }
-        return Int32(clamping: milliseconds.partialValue + attoseconds / 1_000_000_000_000_000 + 1)
     }
 }
 

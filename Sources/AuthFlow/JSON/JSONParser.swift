@@ -17,12 +17,15 @@ package struct JSONLimits: Sendable {
     package var maxBytes: Int
     /// The longest string value or key accepted, in UTF-8 bytes after decoding escapes.
     package var maxStringBytes: Int
+    /// When parsing stops with an error whose ``JSONParseError/timedOut`` is set: read every few thousand values.
+    package var deadline: Deadline
 
-    /// Creates limits; the defaults (depth 200, 16 MiB documents, 1 MiB strings) fit any real spec.
-    package init(maxDepth: Int = 200, maxBytes: Int = 16 << 20, maxStringBytes: Int = 1 << 20) {
+    /// Creates limits; the defaults (depth 200, 16 MiB documents, 1 MiB strings, no deadline) fit any real spec.
+    package init(maxDepth: Int = 200, maxBytes: Int = 16 << 20, maxStringBytes: Int = 1 << 20, deadline: Deadline = .none) {
         self.maxDepth = maxDepth
         self.maxBytes = maxBytes
         self.maxStringBytes = maxStringBytes
+        self.deadline = deadline
     }
 }
 
@@ -40,6 +43,8 @@ package struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertib
     /// Whether the document is not JSON at all; false for well-formed JSON the parser still
     /// refuses: an object with two keys that differ only by Unicode normalisation.
     package var isMalformed = true
+    /// Whether parsing was stopped by ``JSONLimits/deadline``, not by anything wrong with the document.
+    package var timedOut = false
 
     /// Creates an error.
     package init(message: String, location: SourceLocation) {

@@ -63,9 +63,16 @@ struct _JSONScanner {
         var frames: [Frame] = []
         var context = ValueContext.document
 
+        var values = 0
         valueLoop: while true {
             // Here `pos` is at the first byte of a value (whitespace already skipped).
             let start = pos
+            values &+= 1
+            if values & 4095 == 0, limits.deadline.hasPassed {
+                var stop = JSONParseError(message: "\(limits.deadline.stopReasonText) while parsing", location: self.location(at: start))
+                stop.timedOut = true
+                throw stop
+            }
             let location = self.location(at: start)
             var value: JSONNode
             guard start < bytes.count else {

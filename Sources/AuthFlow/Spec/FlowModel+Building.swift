@@ -9,19 +9,24 @@ extension FlowModel {
     ///   steps, the reserved event `back`, non-deterministic transitions, more than 64 data keys.
     ///   At most ``SpecLimits/maxIssues`` are listed, then one that counts the rest.
     /// - Complexity: O(*n* log *n*) in the size of the spec, and memory in proportion to it.
-    public init(spec: FlowSpec, locations: [String: SourceLocation] = [:], file: String? = nil) throws(InvalidSpecError) {
+    ///   - deadline: when building stops with an ``InvalidSpecError`` whose ``InvalidSpecError/timedOut`` is set:
+    ///     asked between the passes and every few thousand steps and rows within them.
+    public init(spec: FlowSpec, locations: [String: SourceLocation] = [:], file: String? = nil,
+                deadline: Deadline = .none) throws(InvalidSpecError) {
         // The order of the passes is the order issues are found in, and events and keys get
         // their ids in: steps, then names, terminals, the steps' contracts, secrets, the table.
         var builder = _FlowModelBuilder(spec: spec, locations: locations)
-        builder.internStates()
-        builder.screenNames()
-        builder.readTerminals()
-        builder.readDeclarations()
-        builder.readSteps()
-        builder.readSecrets()
-        builder.readTransitions()
-        builder.compileSemantics()
-        builder.readIntent()
+        builder.deadline = deadline
+        let passes: [(inout _FlowModelBuilder) -> Void] = [
+            { $0.internStates() }, { $0.screenNames() }, { $0.readTerminals() }, { $0.readDeclarations() }, { $0.readSteps() },
+            { $0.readSecrets() }, { $0.readTransitions() }, { $0.compileSemantics() }, { $0.readIntent() },
+        ]
+        for pass in passes {
+            pass(&builder)
+            if builder.timedOut || deadline.hasPassed {
+                throw InvalidSpecError.timedOut(file: file, deadline: deadline, while: "building the model")
+            }
+        }
         if !builder.issues.isEmpty {
             throw InvalidSpecError(file: file, issues: builder.issues.reported(by: SpecIssue.inDocumentOrder))
         }
@@ -125,9 +130,20 @@ struct _FlowModelBuilder {
     /// The accepted rows keyed by `from << 32 | event`, with their position in `transitions`.
     var rowIndex: [Int64: (to: StateID, position: Int)] = [:]
 
+    /// When building stops, leaving ``timedOut`` set.
+    var deadline = Deadline.none
+    /// Whether ``deadline`` stopped a pass: the model is partial and is not made.
+    var timedOut = false
+
     init(spec: FlowSpec, locations: [String: SourceLocation]) {
         self.spec = spec
         self.locations = locations
+    }
+
+    /// Whether the deadline has passed, asked at item `i` of a pass over the steps or the rows: every 4,096 items.
+    mutating func timeUp(_ i: Int) -> Bool {
+        if !timedOut, i & 4095 == 4095, deadline.hasPassed { timedOut = true }
+        return timedOut
     }
 
     // MARK: Reporting
@@ -150,7 +166,8 @@ struct _FlowModelBuilder {
 
     /// Gives each step's state an id, in declaration order; a state declared twice is an error.
     mutating func internStates() {
-        for step in spec.steps {
+        for (i, step) in spec.steps.enumerated() {
+            if timeUp(i) { break }
             if let existing = stateIndex[step.state] {
                 let path = JSONPath.root.member("steps").member(step.state).text
                 let problem = SpecLimits.normalisationProblem(step.state, states[existing.index], what: "step", existingWhat: "step")
@@ -231,26 +248,30 @@ struct _FlowModelBuilder {
     /// the same limits here. Each distinct name is reported once per kind.
     mutating func screenNames() {
         // By bytes: names String's == takes for one can differ in length (é precomposed and not).
+        // A clean name (all of a loaded file's) costs one scan; paths are made only for the problems.
         var screened = Set<[UInt8]>()
-        func screen(_ name: String, at path: JSONPath, what: String) {
-            guard screened.insert(Array((what + "\u{0}" + name).utf8)).inserted, let problem = SpecLimits.nameProblem(name, what: what) else { return }
-            fail(path.text, problem)
+        func screen(_ name: String, at path: @autoclosure () -> JSONPath, what: String) {
+            guard let problem = SpecLimits.nameProblem(name, what: what), screened.insert(Array((what + "\u{0}" + name).utf8)).inserted else { return }
+            fail(path().text, problem)
         }
         if let name = spec.name, let problem = SpecLimits.visibilityProblem(name, what: "the flow's name") { fail("$.name", problem) }
-        for step in spec.steps {
-            let stepPath = JSONPath.root.member("steps").member(step.state)
-            screen(step.state, at: stepPath, what: "state name")
-            let positions = step.requirementIndices
-            for (i, key) in step.requires.enumerated() { screen(key, at: stepPath.member("requires").index(positions.keys[i]), what: "data key") }
-            for emission in step.emits {
-                screen(emission.event, at: stepPath.member("emits").member(emission.event), what: "event name")
+        for (s, step) in spec.steps.enumerated() {
+            if timeUp(s) { return }
+            let stepPath = { JSONPath.root.member("steps").member(step.state) }
+            screen(step.state, at: stepPath(), what: "state name")
+            let positions = step.requires.isEmpty ? nil : step.requirementIndices
+            for (i, key) in step.requires.enumerated() { screen(key, at: stepPath().member("requires").index(positions?.keys[i] ?? i), what: "data key") }
+            for (e, emission) in step.emits.enumerated() {
+                if timeUp(e) { return }
+                screen(emission.event, at: stepPath().member("emits").member(emission.event), what: "event name")
                 for (i, key) in emission.adds.enumerated() {
-                    screen(key, at: emission.addsPath(i, under: stepPath.member("emits").member(emission.event), format: spec.format),
+                    screen(key, at: emission.addsPath(i, under: stepPath().member("emits").member(emission.event), format: spec.format),
                            what: "data key")
                 }
             }
         }
         for (i, row) in spec.transitions.enumerated() {
+            if timeUp(i) { return }
             screen(row.on, at: JSONPath.root.member("transitions").index(i).member("on"), what: "event name")
         }
     }
@@ -274,7 +295,8 @@ struct _FlowModelBuilder {
     /// Reads each step's contract: the keys it requires, whether back is allowed, the events it emits.
     mutating func readSteps() {
         let root = JSONPath.root
-        for step in spec.steps {
+        for (s, step) in spec.steps.enumerated() {
+            if timeUp(s) { return }
             guard let id = stateIndex[step.state], states[id.index] == step.state,
                   emitted[id.index].isEmpty, requires[id.index].isEmpty else { continue }
             let stepPath = root.member("steps").member(step.state)
@@ -284,17 +306,19 @@ struct _FlowModelBuilder {
                 if let key = key(name, at: stepPath.member("requires").index(positions[i]).text) { requires[id.index].insert(key) }
             }
             var seenEvents = Set<String>()
-            for emission in step.emits {
-                let eventPath = stepPath.member("emits").member(emission.event).text
+            for (e, emission) in step.emits.enumerated() {
+                if timeUp(e) { return }
+                // Made only for a problem: a hub of 100,000 events would build 100,000 paths for none.
+                let eventPath = { stepPath.member("emits").member(emission.event).text }
                 if emission.event == "back" {
-                    fail(eventPath, "'back' is reserved for undo; a step cannot emit it")
+                    fail(eventPath(), "'back' is reserved for undo; a step cannot emit it")
                     continue
                 }
                 if !seenEvents.insert(emission.event).inserted {
-                    fail(eventPath, "event '\(Self.shown(emission.event))' is listed twice in this step's emits")
+                    fail(eventPath(), "event '\(Self.shown(emission.event))' is listed twice in this step's emits")
                     continue
                 }
-                let event = internEvent(emission.event, at: eventPath)
+                let event = internEvent(emission.event, at: eventPath())
                 var added: [KeyID] = []
                 for (i, name) in emission.adds.enumerated() {
                     let path = emission.addsPath(i, under: stepPath.member("emits").member(emission.event), format: spec.format)
@@ -348,6 +372,7 @@ struct _FlowModelBuilder {
     mutating func readTransitions() {
         let root = JSONPath.root
         for (i, row) in spec.transitions.enumerated() {
+            if timeUp(i) { return }
             let rowPath = root.member("transitions").index(i)
             let from = checkState(row.from, at: rowPath.member("from").text, role: "transition source")
             let to = checkState(row.to, at: rowPath.member("to").text, role: "transition target")

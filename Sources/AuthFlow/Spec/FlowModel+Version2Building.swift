@@ -274,7 +274,8 @@ extension _FlowModelBuilder {
         // Past the key limit the spec is invalid already (reported once): there is no layout to build.
         guard !keyOverflow, keys.count <= KeySet.capacity else { return }
         // Keys first named in `anyOf`, `optional` or an `anywhere` entry's `adds` get their ids before the layout is fixed.
-        for step in spec.steps {
+        for (s, step) in spec.steps.enumerated() where !step.anyOf.isEmpty || !step.optional.isEmpty {
+            if timeUp(s) { return }
             let stepPath = JSONPath.root.member("steps").member(step.state)
             let positions = step.requirementIndices.anyOf
             for (i, list) in step.anyOf.enumerated() {
@@ -302,11 +303,12 @@ extension _FlowModelBuilder {
         emissions = Array(repeating: [], count: states.count)
         anyOf = Array(repeating: [], count: states.count)
         optional = Array(repeating: KeySet(), count: states.count)
-        for step in spec.steps {
+        for (s, step) in spec.steps.enumerated() {
+            if timeUp(s) { return }
             guard let state = stateIndex[step.state], states[state.index] == step.state, emissions[state.index].isEmpty else { continue }
             func stepPath() -> JSONPath { root.member("steps").member(step.state) }
             // Paths index the written `requires` array, where keys and anyOf lists may be mixed.
-            let positions = step.requirementIndices
+            let positions = step.requires.isEmpty && step.anyOf.isEmpty ? (keys: [Int](), anyOf: [Int]()) : step.requirementIndices
             for (i, name) in step.requires.enumerated() {
                 if let key = keyIndex[name], isCounter(key) {
                     fail(stepPath().member("requires").index(positions.keys[i]).text,
@@ -333,7 +335,8 @@ extension _FlowModelBuilder {
             }
             // A set, not a search of the emissions so far: a step of 130,000 events took minutes to load.
             var emitted = Set<EventID>()
-            for emission in step.emits where emission.event != "back" {
+            for (e, emission) in step.emits.enumerated() where emission.event != "back" {
+                if timeUp(e) { return }
                 guard let event = eventIndex[emission.event], emitted.insert(event).inserted else { continue }
                 emissions[state.index].append(compileEmission(emission, event: event, state: state,
                                                               at: stepPath().member("emits").member(emission.event)))
@@ -414,6 +417,7 @@ extension _FlowModelBuilder {
             }
         }
         for (i, row) in spec.transitions.enumerated() {
+            if timeUp(i) { return }
             guard let index = rowOfTransition[i] else { continue }
             let compiledRow = rows[index]
             func rowPath() -> JSONPath { root.member("transitions").index(i) }

@@ -34,10 +34,20 @@ public struct InvalidSpecError: Error, Hashable, Sendable, CustomStringConvertib
     public var file: String?
     /// Every problem found, in document order; never empty.
     public var issues: [SpecIssue]
+    /// The seconds of `--timeout` when the deadline stopped loading before the spec was read whole: the spec
+    /// was not found invalid, the run is incomplete (exit 3) and ``issues`` holds the one issue that says so.
+    public var timedOut: Double?
 
-    public init(file: String? = nil, issues: [SpecIssue]) {
+    public init(file: String? = nil, issues: [SpecIssue], timedOut: Double? = nil) {
         self.file = file
         self.issues = issues
+        self.timedOut = timedOut
+    }
+
+    /// Loading stopped by `deadline` while doing `phase` (`parsing`): not a problem of the spec.
+    static func timedOut(file: String?, deadline: Deadline, while phase: String) -> InvalidSpecError {
+        InvalidSpecError(file: file, issues: [SpecIssue(path: "$", message: "\(deadline.stopReasonText) while \(phase), before the spec was loaded")],
+                         timedOut: deadline.timeout ?? 0)
     }
 
     /// The first problem (the one a one-line report shows).

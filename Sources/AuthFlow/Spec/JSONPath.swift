@@ -34,8 +34,17 @@ package struct JSONPath: Hashable, Sendable, CustomStringConvertible {
 
     package var description: String { text }
 
+    /// Whether `name` is written bare: an ASCII letter or `_`, then ASCII letters, digits, `_` and `-`.
+    ///
+    /// Read byte by byte, with no Unicode property look-up: every path of a spec's every name asks.
     static func isIdentifier(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic && first.isASCII else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0 == "-" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+        var bytes = name.utf8.makeIterator()
+        guard let first = bytes.next(), first == UInt8(ascii: "_") || isLetter(first) else { return false }
+        while let byte = bytes.next() {
+            guard isLetter(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return false }
+        }
+        return true
     }
 }

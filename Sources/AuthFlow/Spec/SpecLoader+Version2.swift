@@ -241,6 +241,7 @@ extension _SpecReader {
         }
         var rows: [FlowSpec.AnywhereRow] = []
         for (i, element) in elements.enumerated() {
+            if timeUp(i) { return [] }
             let rowPath = path.index(i)
             note(rowPath, element)
             guard let fields = members(element, at: rowPath,
@@ -274,6 +275,7 @@ extension _SpecReader {
         }
         var properties: [FlowSpec.UserProperty] = []
         for (i, element) in elements.enumerated() {
+            if timeUp(i) { return [] }
             let itemPath = path.index(i)
             note(itemPath, element)
             guard let fields = members(element, at: itemPath, known: SpecKeys.property, what: "a property") else { continue }

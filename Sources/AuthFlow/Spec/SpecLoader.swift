@@ -25,16 +25,17 @@ public enum SpecLoader {
     /// Loads and validates the spec in the file at `path`.
     ///
     /// The file is read by ``InputSource``: one larger than `maxBytes` is refused unread, a FIFO is
-    /// read until `deadline`, and a path that names no file says what it names instead.
+    /// read until `deadline`, and a path that names no file says what it names instead. Parsing and
+    /// building the model stop at `deadline` too (``InvalidSpecError/timedOut``).
     /// - Throws: ``InvalidSpecError`` for a missing, unreadable, directory, socket, oversized or invalid file.
-    public static func load(file path: String, maxBytes: Int = defaultMaxBytes, timeout: Double? = nil) throws(InvalidSpecError) -> FlowModel {
+    public static func load(file path: String, maxBytes: Int = defaultMaxBytes, deadline: Deadline = .none) throws(InvalidSpecError) -> FlowModel {
         let bytes: [UInt8]
         do {
-            bytes = try InputSource.file(path, what: "a spec file", deadline: timeout.map(InputDeadline.after)).readAll(limit: maxBytes)
+            bytes = try InputSource.file(path, what: "a spec file", deadline: deadline.timeout == nil ? nil : deadline).readAll(limit: maxBytes)
         } catch {
             throw InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: error.reason)])
         }
-        return try load(bytes: bytes, file: path)
+        return try load(bytes: bytes, file: path, deadline: deadline)
     }
 
     /// Loads and validates a spec from JSON text.
@@ -43,21 +44,28 @@ public enum SpecLoader {
     }
 
     /// Loads and validates a spec from the bytes of a JSON document.
-    public static func load(bytes: [UInt8], file: String? = nil) throws(InvalidSpecError) -> FlowModel {
-        let (spec, locations) = try parse(bytes: bytes, file: file)
-        return try FlowModel(spec: spec, locations: locations, file: file)
+    ///
+    /// The parser, the reader and the model builder each look at `deadline` every few thousand
+    /// items, so a file of a hundred thousand names cannot hold a run past its `--timeout`: loading
+    /// then stops with an ``InvalidSpecError`` whose ``InvalidSpecError/timedOut`` is set.
+    public static func load(bytes: [UInt8], file: String? = nil, deadline: Deadline = .none) throws(InvalidSpecError) -> FlowModel {
+        let (spec, locations) = try parse(bytes: bytes, file: file, deadline: deadline)
+        return try FlowModel(spec: spec, locations: locations, file: file, deadline: deadline)
     }
 
     /// Parses a spec into a ``FlowSpec`` without validating references, with the location of every JSON path.
-    public static func parse(bytes: [UInt8], file: String? = nil) throws(InvalidSpecError) -> (FlowSpec, [String: SourceLocation]) {
+    public static func parse(bytes: [UInt8], file: String? = nil, deadline: Deadline = .none) throws(InvalidSpecError) -> (FlowSpec, [String: SourceLocation]) {
         let root: JSONNode
         do {
-            root = try JSONParser.parse(bytes)
+            root = try JSONParser.parse(bytes, limits: JSONLimits(deadline: deadline))
         } catch {
+            if error.timedOut { throw InvalidSpecError.timedOut(file: file, deadline: deadline, while: "parsing") }
             throw InvalidSpecError(file: file, issues: [SpecIssue(path: "$", location: error.location, message: (error.isMalformed ? "malformed JSON: " : "") + error.message)])
         }
         var reader = _SpecReader()
+        reader.deadline = deadline
         let spec = reader.spec(root)
+        if reader.timedOut { throw InvalidSpecError.timedOut(file: file, deadline: deadline, while: "reading the spec") }
         if !reader.issues.isEmpty || spec == nil {
             // Kept in the order found, not sorted by line: an unknown key (say the typo 'transitons')
             // comes before the 'missing required key' it causes, which points at the object's start.
@@ -73,6 +81,16 @@ struct _SpecReader {
     var locations: [String: SourceLocation] = [:]
     /// The format version the file declares (1 until its `format` says `authflow/2`).
     var version = 1
+    /// When reading stops, leaving ``timedOut`` set.
+    var deadline = Deadline.none
+    /// Whether ``deadline`` stopped the reading: what was read is partial, and no issue is reported for it.
+    var timedOut = false
+
+    /// Whether the deadline has passed, asked at item `i` of a long list: every 4,096 items.
+    mutating func timeUp(_ i: Int) -> Bool {
+        if !timedOut, i & 4095 == 4095, deadline.hasPassed { timedOut = true }
+        return timedOut
+    }
 
     /// Reports `key` at `path` unless the file is `authflow/2`; returns whether it may be read.
     mutating func version2(_ key: String, at path: JSONPath, _ node: JSONNode?) -> Bool {
@@ -155,6 +173,7 @@ struct _SpecReader {
         }
         var result: [String] = []
         for (i, element) in elements.enumerated() {
+            if timeUp(i) { return nil }
             note(path.index(i), element)
             if case let .string(text) = element.value {
                 if checkName(text, at: path.index(i), element.location, what: name) { result.append(text) }
@@ -230,7 +249,8 @@ struct _SpecReader {
             return nil
         }
         var steps: [FlowSpec.Step] = []
-        for member in list where !member.key.hasPrefix("x-") {
+        for (i, member) in list.enumerated() where !member.key.hasPrefix("x-") {
+            if timeUp(i) { return nil }
             let stepPath = path.member(member.key)
             // A long name is refused before anything under it is read: every path below repeats it.
             guard checkName(member.key, at: stepPath, member.keyLocation, what: "state name") else { continue }
@@ -266,7 +286,8 @@ struct _SpecReader {
             if let emits = fields["emits"] {
                 let emitsPath = stepPath.member("emits")
                 if case let .object(events) = emits.value {
-                    for event in events where !event.key.hasPrefix("x-") {
+                    for (j, event) in events.enumerated() where !event.key.hasPrefix("x-") {
+                        if timeUp(j) { return nil }
                         let eventPath = emitsPath.member(event.key)
                         guard checkName(event.key, at: eventPath, event.keyLocation, what: "event name") else { continue }
                         note(eventPath, event.value)
@@ -294,6 +315,7 @@ struct _SpecReader {
         }
         var rows: [FlowSpec.TransitionRow] = []
         for (i, element) in elements.enumerated() {
+            if timeUp(i) { return nil }
             let rowPath = path.index(i)
             note(rowPath, element)
             guard let fields = members(element, at: rowPath, known: SpecKeys.transition(version: 2),

@@ -32,6 +32,8 @@ extension Unicode.Scalar {
     /// These are the characters a printed name could hide in, reorder a line with, or drive the
     /// terminal with; spec names may not contain them and paths and messages escape them.
     package var isControlOrInvisibleFormat: Bool {
+        // Printable ASCII, what nearly every name is made of, without the table look-up.
+        if value >= 0x20 && value < 0x7F { return false }
         switch properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator: return true
         default: return isDefaultIgnorable

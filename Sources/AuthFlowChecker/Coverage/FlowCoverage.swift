@@ -138,7 +138,10 @@ public struct FlowCoverage: Sendable {
                           stacks: counts.perState[state], backAllowed: model.canGoBack[state])
         }
         // A flow whose moves depend on its data fires a row when some configuration's successor takes it.
-        let fired = model.isStatic ? nil : FrameMoves(graph: graph).facts.firedRows
+        // The expansion stops at the deadline too; a row not seen fired then is not called dead (the coverage is incomplete).
+        let deadline = Deadline(start: start, timeout: timeout)
+        let moves = model.isStatic ? nil : FrameMoves(graph: graph, deadline: deadline)
+        let fired = moves?.facts.firedRows
         let firesStatically = model.isStatic ? graph.firedRows() : []
         var transitions = model.rows.enumerated().map { i, row in
             TransitionCoverage(from: model.states[row.from.index], event: model.events[row.event.index],
@@ -163,14 +166,14 @@ public struct FlowCoverage: Sendable {
         self.depth = depth
         self.configurations = graph.count
         self.stacks = counts.total
-        self.stoppedBy = graph.stoppedBy ?? counts.stoppedBy
+        self.stoppedBy = graph.stoppedBy ?? counts.stoppedBy ?? (moves?.isCut == true ? deadline.stopReason : nil)
         self.saturated = counts.saturated
         if model.roots.count > 1 {
             self.variants = model.roots.indices.map { variant in
                 let single = model.keepingVariant(variant)
                 let graph = ConfigurationGraph(model: single, limits: CheckLimits(maxConfigurations: max(1, graph.count), timeout: timeout), start: start)
                 let counts = graph.countStacks(depth: depth, timeout: timeout, start: start)
-                let fired = FrameMoves(graph: graph).facts.firedRows
+                let fired = FrameMoves(graph: graph, deadline: deadline).facts.firedRows
                 return VariantCoverage(name: model.variantNames[variant], configurations: graph.count, stacks: counts.total,
                                        statesReached: graph.reachableStates, transitionsFired: fired.count)
             }

@@ -29,12 +29,14 @@ public struct FlowFuzzer {
     let frameMoves: FrameMoves?
 
     /// A fuzzer for `model`; `makeDriver` builds the runtime under test (by default a fresh ``FlowSession``).
-    public init(model: FlowModel, makeDriver: (() -> any FlowDriver)? = nil) {
-        self.init(model: model, traits: .runtime, makeDriver: makeDriver ?? { SessionDriver(model: model) })
+    /// - Parameter deadline: when the search for a `/2` flow's frame moves stops (its unsearched frames are then
+    ///   never called stuck); the run that follows stops at once, incomplete, if it has passed.
+    public init(model: FlowModel, makeDriver: (() -> any FlowDriver)? = nil, deadline: Deadline = .none) {
+        self.init(model: model, traits: .runtime, makeDriver: makeDriver ?? { SessionDriver(model: model) }, deadline: deadline)
     }
 
     /// A fuzzer for `model` that asks the driver only what `traits` allow.
-    init(model: FlowModel, traits: DriverTraits, makeDriver: @escaping () -> any FlowDriver) {
+    init(model: FlowModel, traits: DriverTraits, makeDriver: @escaping () -> any FlowDriver, deadline: Deadline = .none) {
         self.model = model
         self.makeDriver = makeDriver
         self.rules = SiteRules(model: model)
@@ -46,7 +48,8 @@ public struct FlowFuzzer {
             return (0..<Int32(model.events.count)).filter { !emitted.contains($0) }
         }
         self.frameMoves = model.isStatic ? nil
-            : FrameMoves(graph: ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000), edges: false))
+            : FrameMoves(graph: ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000, timeout: deadline.timeout),
+                                                   start: deadline.start, edges: false), deadline: deadline)
     }
 
     /// The per-run seed derived from the fuzz seed, so one run replays alone.
@@ -56,10 +59,12 @@ public struct FlowFuzzer {
     }
 
     /// Walks `options.runs` random paths (after replaying `regressions`), stopping at the first failure and shrinking it.
-    /// - Parameter clock: where the report's seconds are read (the timeout runs on the wall clock).
+    /// - Parameters:
+    ///   - clock: where the report's seconds are read (the timeout runs on the wall clock).
+    ///   - start: when the run began on the wall clock, for `options.timeout` (before loading, for a command); `nil` for now.
     public func run(_ options: FuzzOptions = FuzzOptions(), regressions: [[FuzzAction]] = [],
-                    clock: CheckClock = .system) -> FuzzReport {
-        let start = Date()
+                    clock: CheckClock = .system, start: Date? = nil) -> FuzzReport {
+        let start = start ?? Date()
         let clockStart = clock.now()
         let deadline = Deadline(start: start, timeout: options.timeout)
         // One search of the configuration graph: the coverage denominators and the shrinker's guide.

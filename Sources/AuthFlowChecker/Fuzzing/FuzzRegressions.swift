@@ -90,7 +90,7 @@ package enum FuzzRegressions {
     /// The file is streamed a line at a time (LF or CRLF) by ``InputSource``: memory holds the entries, not the file.
     /// - Parameter deadline: when waiting for a FIFO's writer gives up.
     /// - Throws: ``RegressionFileError`` naming the line that cannot be read.
-    package static func read(_ path: String, deadline: InputDeadline? = nil) throws(RegressionFileError) -> [Entry] {
+    package static func read(_ path: String, deadline: Deadline? = nil) throws(RegressionFileError) -> [Entry] {
         let source: InputSource
         do {
             source = try InputSource.file(path, what: "a regressions file", deadline: deadline)

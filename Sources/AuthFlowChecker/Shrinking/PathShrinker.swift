@@ -1,3 +1,4 @@
+import AuthFlow
 /// Shrinks a failing path of events and backs to a shorter one that fails at the same site.
 ///
 /// Every candidate is replayed through the runtime under test; a candidate counts only when the

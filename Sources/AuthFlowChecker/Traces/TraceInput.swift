@@ -38,7 +38,7 @@ package struct TraceInput {
 
     /// The file at `path`; a FIFO is waited for until `deadline`.
     /// - Throws: ``Failure`` saying what is at the path when it is not a file that can be read.
-    package static func file(_ path: String, deadline: InputDeadline? = nil) throws(Failure) -> TraceInput {
+    package static func file(_ path: String, deadline: Deadline? = nil) throws(Failure) -> TraceInput {
         TraceInput(try InputSource.file(path, what: "a file of records", deadline: deadline))
     }
 

@@ -75,6 +75,15 @@ public struct CheckReport: Sendable {
                     warnings: [], strict: options.strict, secrets: [])
     }
 
+    /// The report of a spec whose loading `--timeout` stopped: verdict `incomplete`, as any phase stopped by the deadline.
+    ///
+    /// The spec was not found invalid (that would be exit 2, and a lie): it was not read whole in time.
+    public static func stoppedLoading(spec: String, timeout: Double, options: CheckOptions, seconds: Double = 0) -> CheckReport {
+        CheckReport(spec: spec, name: nil, verdict: .incomplete, violations: [], lint: Lint(),
+                    stats: Stats(depth: options.limits.depth, seconds: seconds), stoppedBy: .timeout(seconds: timeout), error: nil,
+                    warnings: [], strict: options.strict, secrets: [])
+    }
+
     /// The process exit code for this report alone.
     public var exitCode: Int32 { verdict.exitCode }
 }
@@ -188,7 +197,8 @@ public enum FlowChecker {
         let rules = RuleCheck(model: model).properties.filter(options.includes)
         let runtimeWalk = walks && (options.includes(.undoMismatch) || options.includes(.divergence) || !rules.isEmpty)
         let graph = ConfigurationGraph(model: model, limits: limits, start: wallStart, edges: !runtimeWalk)
-        let verification = ModelChecker.verify(graph)
+        let deadline = Deadline(start: wallStart, timeout: limits.timeout)
+        let verification = ModelChecker.verify(graph, deadline: deadline)
         var violations = verification.violations.filter { options.includes($0.property) }
         var stoppedBy = verification.stoppedBy
         var stats = Stats(states: verification.states, configurations: verification.configurations, depth: limits.depth)
@@ -201,7 +211,10 @@ public enum FlowChecker {
         }
 
         let remaining = limits.timeout.map { max(0, $0 - clock.seconds(since: start)) }
-        if runtimeWalk {
+        if runtimeWalk && deadline.hasPassed {
+            // Past the deadline already (a long load, search or site pass): the walk is not begun, so no rule is said to hold.
+            stoppedBy = stoppedBy ?? deadline.stopReason
+        } else if runtimeWalk {
             let exploration: RuntimeExploration
             if let driver {
                 exploration = RuntimeExplorer(model: model).explore(driver, depth: limits.depth, timeout: remaining)
@@ -229,7 +242,6 @@ public enum FlowChecker {
             stats.stacksCounted = true
             coverage = count
         }
-        let deadline = Deadline(start: wallStart, timeout: limits.timeout)
         if options.includes(.passcode) && deadline.hasPassed {
             // Past the deadline (a long load or search): the passcode is left unchecked, and the run is incomplete.
             stoppedBy = stoppedBy ?? deadline.stopReason

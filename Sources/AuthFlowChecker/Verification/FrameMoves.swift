@@ -19,10 +19,18 @@ struct FrameMoves {
     let firstIllegal: [Int64: (position: Int32, keys: UInt64, values: UInt64)]
     /// What the lint needs: rows that fired, events offered, who moves each state.
     let facts: ModelChecker.FrameFacts
+    /// How many configurations (the first, breadth-first) were expanded: all of them unless the deadline came first.
+    ///
+    /// One not expanded is undecided: it may move and may exit, so it is never called stuck, nor are
+    /// those that reach it; ``facts`` and ``firstIllegal`` then speak of the expanded ones only.
+    let expanded: Int
 
-    /// Expands every configuration of `graph` once.
+    /// Whether the deadline stopped the expansion before every configuration was expanded.
+    var isCut: Bool { expanded < graph.count }
+
+    /// Expands every configuration of `graph` once, or those it reaches before `deadline` (asked every 1,024).
     /// - Complexity: O(C · m · b) time and O(C + E) memory for C configurations, m emissions per step, b branches each.
-    init(graph: ConfigurationGraph) {
+    init(graph: ConfigurationGraph, deadline: Deadline = .none) {
         self.graph = graph
         let model = graph.model
         let count = graph.count
@@ -35,7 +43,12 @@ struct FrameMoves {
         var facts = ModelChecker.FrameFacts()
         facts.userMoves = Array(repeating: false, count: model.stateCount)
         facts.systemMoves = Array(repeating: false, count: model.stateCount)
+        var expanded = count
         for i in 0..<count {
+            if i & 1023 == 1023, deadline.hasPassed {
+                expanded = i
+                break
+            }
             let configuration = graph.configurations[i]
             let state = Int(configuration.state)
             model.successors(state: state, keys: configuration.keys, values: configuration.values, into: &successors)
@@ -73,12 +86,19 @@ struct FrameMoves {
             canExit[Int(i)] = true
             work.append(i)
         }
+        // Not expanded: where they lead is unknown, as for a move past what the search stored.
+        for i in expanded..<count where !canExit[i] {
+            canMove[i] = true
+            canExit[i] = true
+            work.append(Int32(i))
+        }
         while let next = work.popLast() {
             for predecessor in reverse[Int(next)] where !canExit[Int(predecessor)] {
                 canExit[Int(predecessor)] = true
                 work.append(predecessor)
             }
         }
+        self.expanded = expanded
         self.canMove = canMove
         self.canExit = canExit
         self.firstIllegal = illegal

@@ -22,9 +22,12 @@ extension ModelChecker {
     /// site gives its shortest counterexample.
     /// - Complexity: O(C · m · b) for C configurations, m emissions per step and b branches each,
     ///   and O(C + E) memory for the reverse graph `no-exit` needs.
-    static func frameSites(_ graph: ConfigurationGraph, rules: SiteRules, facts: inout FrameFacts) -> [(position: Int32, violation: Violation)] {
+    /// - Parameter cut: set when `deadline` stopped the expansion (``FrameMoves/isCut``): the sites are then those decided.
+    static func frameSites(_ graph: ConfigurationGraph, rules: SiteRules, facts: inout FrameFacts,
+                           deadline: Deadline = .none, cut: inout Bool) -> [(position: Int32, violation: Violation)] {
         let model = graph.model
-        let moves = FrameMoves(graph: graph)
+        let moves = FrameMoves(graph: graph, deadline: deadline)
+        cut = cut || moves.isCut
         facts = moves.facts
         let illegal = moves.firstIllegal
         var found: [(position: Int32, violation: Violation)] = []

@@ -9,7 +9,8 @@ extension ModelChecker {
     /// names those variants. A search stopped by a limit has not seen every configuration, so it
     /// reports no `reachable` violation.
     /// - Complexity: O(C · p · g) for C configurations, p properties and guards of size g.
-    static func userPropertySites(_ graph: ConfigurationGraph) -> [(position: Int32, violation: Violation)] {
+    /// - Parameter cut: set when `deadline` stopped the pass before every configuration was looked at.
+    static func userPropertySites(_ graph: ConfigurationGraph, deadline: Deadline = .none, cut: inout Bool) -> [(position: Int32, violation: Violation)] {
         let model = graph.model
         guard !model.properties.isEmpty else { return [] }
         let properties = Property.userProperties(of: model)
@@ -21,6 +22,10 @@ extension ModelChecker {
         var satisfiedIn = [Set<Int>](repeating: [], count: model.properties.count)
         var root = [Int32](repeating: 0, count: graph.count)
         for i in 0..<graph.count {
+            if i & 4095 == 4095, deadline.hasPassed {
+                cut = true
+                return found
+            }
             let parent = graph.parent[i]
             root[i] = parent < 0 ? Int32(i) : root[Int(parent)]
             let configuration = graph.configurations[i]

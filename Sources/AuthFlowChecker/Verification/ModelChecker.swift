@@ -15,15 +15,22 @@ package enum ModelChecker {
     }
 
     /// Derives every spec property's sites, shortest paths and lint from `graph`.
+    ///
+    /// The per-configuration passes of a `/2` flow (its moves, its own properties) take about as
+    /// long as the search: they stop at `deadline` too. Sites found before it are reported; the
+    /// configurations not looked at are undecided, so no `deadlock` or `no-exit` is claimed there,
+    /// no lint is given and the verification is stopped by the deadline (verdict `incomplete`).
     /// - Complexity: O(C + rows · m) for C configurations.
-    package static func verify(_ graph: ConfigurationGraph) -> SpecVerification {
+    package static func verify(_ graph: ConfigurationGraph, deadline: Deadline = .none) -> SpecVerification {
         let model = graph.model
         let stateCount = model.stateCount
         let rules = SiteRules(model: model)
         var found: [(position: Int32, violation: Violation)] = []
         var facts = FrameFacts()
-        if !model.isStatic { found = frameSites(graph, rules: rules, facts: &facts) }
-        found += userPropertySites(graph)
+        var cut = false
+        if !model.isStatic { found = frameSites(graph, rules: rules, facts: &facts, deadline: deadline, cut: &cut) }
+        if !cut { found += userPropertySites(graph, deadline: deadline, cut: &cut) }
+        let stoppedBy = graph.stoppedBy ?? (cut ? deadline.stopReason : nil)
         for state in 0..<stateCount where graph.isReachable(state) {
             let first = graph.firstOfState[state]
             // A static flow's moves depend on the state alone: its sites are the state's, at its first configuration.
@@ -48,8 +55,8 @@ package enum ModelChecker {
 
         attachPaths(&found, graph: graph)
         return SpecVerification(
-            violations: found.map(\.violation), lint: model.isStatic ? lint(graph) : frameLint(graph, facts: facts), states: graph.reachableStates,
-            configurations: graph.count, stoppedBy: graph.stoppedBy)
+            violations: found.map(\.violation), lint: cut ? Lint() : model.isStatic ? lint(graph) : frameLint(graph, facts: facts),
+            states: graph.reachableStates, configurations: graph.count, stoppedBy: stoppedBy)
     }
 
     /// The most frames a report's complete-check paths hold in all, past the first violation's.
