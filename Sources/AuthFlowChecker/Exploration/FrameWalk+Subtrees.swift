@@ -10,17 +10,7 @@ extension FrameWalk {
     /// The walk keeps its table, sites and counts from one subtree to the next.
     mutating func runSubtree(variant: Int, path: [Int32]) {
         guard let last = path.last, path.count <= depth, model.roots.indices.contains(variant) else { return }
-        self.variant = variant
-        floor = 0
-        guard start(variant) else { return }
-        for k in 0..<memory.keys { expected[k] = -1 }
-        log.removeAll()
-        nodes.removeAll()
-        if table.isFull { table.removeAll() }
-        let root = model.roots[variant]
-        let config = table.intern(Configuration(state: model.initial.rawValue, keys: root.keys, values: root.values))
-        table.expand(config, of: model)
-        nodes.append(Node(config: config, next: table.entries[Int(config)].moveStart, event: -1, via: -1, logStart: 0))
+        guard begin(variant: variant) else { return }
         for via in path.dropLast() {
             let m = Int(entry(at: nodes.count - 1).moveStart + via)
             let accepted = send(move: m, height: nodes.count + 1)

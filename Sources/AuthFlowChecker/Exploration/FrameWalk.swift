@@ -124,22 +124,29 @@ struct FrameWalk<Driver: FlowDriver> {
 
     /// Walks every variant in order, each from its root.
     mutating func runAll() {
-        for (index, root) in model.roots.enumerated() {
-            variant = index
-            floor = 0
-            guard start(index) else { continue }
-            for k in 0..<memory.keys { expected[k] = -1 }
-            log.removeAll()
-            nodes.removeAll()
-            if table.isFull { table.removeAll() }
-            let config = table.intern(Configuration(state: model.initial.rawValue, keys: root.keys, values: root.values))
-            table.expand(config, of: model)
-            nodes.append(Node(config: config, next: table.entries[Int(config)].moveStart, event: -1, via: -1, logStart: 0))
+        for index in model.roots.indices {
+            guard begin(variant: index) else { continue }
             stacks += 1
             checkNode()
             walk()
             if stoppedBy != nil { return }
         }
+    }
+
+    /// Starts the runtime in `variant` and makes the variant's root the only node; false when the runtime cannot start there.
+    mutating func begin(variant index: Int) -> Bool {
+        variant = index
+        floor = 0
+        guard start(index) else { return false }
+        for k in 0..<memory.keys { expected[k] = -1 }
+        log.removeAll()
+        nodes.removeAll()
+        if table.isFull { table.removeAll() }
+        let root = model.roots[index]
+        let config = table.intern(Configuration(state: model.initial.rawValue, keys: root.keys, values: root.values))
+        table.expand(config, of: model)
+        nodes.append(Node(config: config, next: table.entries[Int(config)].moveStart, event: -1, via: -1, logStart: 0))
+        return true
     }
 
     /// The entry of the node at `height`.
