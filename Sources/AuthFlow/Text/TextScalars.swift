@@ -17,6 +17,17 @@ package enum TextScalars {
         return String(repeating: "0", count: max(0, minimumDigits - digits.count)) + digits
     }
 
+    /// `text` between double quotes, each scalar written as `escape` says (`nil`: as it is).
+    ///
+    /// The one loop every output language's quoting shares; each language says only what it escapes.
+    package static func quoted(_ text: String, escape: (Unicode.Scalar) -> String?) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            if let escaped = escape(scalar) { out += escaped } else { out.unicodeScalars.append(scalar) }
+        }
+        return out + "\""
+    }
+
     /// The code point `value` as Unicode writes it, `U+` and at least four hex digits: `U+001B`, `U+1F600`.
     package static func codePoint(_ value: UInt32) -> String {
         "U+" + hex(value, minimumDigits: 4)

@@ -13,18 +13,15 @@ package enum DotText {
     /// characters as `\u{…}` text. Distinct names give distinct ids: a spec's names hold no control
     /// characters, and the escaping of the rest is injective.
     package static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
+        TextScalars.quoted(text) { scalar in
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where scalar.isControlOrInvisibleFormat:
-                out += "\\\\u{" + TextScalars.hex(scalar.value) + "}"
-            default: out.unicodeScalars.append(scalar)
+            case "\"": return "\\\""
+            case "\\": return "\\\\"
+            case "\n": return "\\n"
+            case _ where scalar.isControlOrInvisibleFormat: return "\\\\u{" + TextScalars.hex(scalar.value) + "}"
+            default: return nil
             }
         }
-        return out + "\""
     }
 
     /// `text` as a quoted DOT label: cut to ``maxBytes``, `&` written `&amp;` so it never reads as an entity.

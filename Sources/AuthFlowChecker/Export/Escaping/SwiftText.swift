@@ -11,21 +11,19 @@ package enum SwiftText {
     /// SwiftText.literal("a\"b\nc")   // "\"a\\\"b\\nc\""
     /// ```
     package static func literal(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
+        TextScalars.quoted(text) { scalar in
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\0": out += "\\0"
+            case "\"": return "\\\""
+            case "\\": return "\\\\"
+            case "\n": return "\\n"
+            case "\r": return "\\r"
+            case "\t": return "\\t"
+            case "\0": return "\\0"
             case _ where scalar.isControlOrInvisibleFormat || scalar.properties.isDefaultIgnorableCodePoint:
-                out += "\\u{" + TextScalars.hex(scalar.value) + "}"
-            default: out.unicodeScalars.append(scalar)
+                return "\\u{" + TextScalars.hex(scalar.value) + "}"
+            default: return nil
             }
         }
-        return out + "\""
     }
 
     /// `text` as the rest of a `//` comment: on one line (breaks and invisibles as `\u{…}`), no `*/` or `/*`.
