@@ -120,6 +120,61 @@ import Testing
         #expect(run.peakMiB < MeasuredRun.memoryBound(500), "peak RSS \(run.peakMiB) MiB")
     }
 
+    /// The HTML report laid out every state, counting crossings over every pair of edges: a star of
+    /// 100,000 transitions took 17 s past its `--timeout 2` and wrote 93 MB no browser could show.
+    /// Past 1,000 states or 3,000 transitions the figure says it is not drawn; the tables list every one.
+    @Test func theHTMLReportOfALargeFlowSaysItIsNotDrawnAndEndsInTime() throws {
+        let (run, seconds, _) = try Self.run(["coverage", "--format", "html", "--timeout", "30"], spec: Self.star(20_000),
+                                             killAfter: 60 * MeasuredRun.slowdown)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Not drawn: 20001 states and 20000 transitions are more than this report draws (1000 states, 3000 transitions)."))
+        #expect(!run.stdout.contains("<svg id=\"s1-graph\""))
+        #expect(run.stdout.contains("<tr data-row-ref=\"s1-row-19999\">"), "the tables still list every transition")
+        #expect(seconds < 8 * MeasuredRun.slowdown, "took \(seconds) s")
+    }
+
+    /// `export` took no `--timeout`: a 6 MB star loaded and wrote for as long as it took.
+    @Test func exportEndsAtItsTimeoutWithNothingOnStdout() throws {
+        let (run, seconds, path) = try Self.run(["export", "--timeout", "1"], spec: Self.star(100_000), killAfter: 60 * MeasuredRun.slowdown)
+        #expect(run.status == 3, "\(run)")
+        #expect(run.stdout.isEmpty, "half a model does not parse")
+        #expect(run.stderr == "\(path): incomplete — --timeout 1 s reached before the spec was loaded\n", "\(run)")
+        #expect(seconds < 8 * MeasuredRun.slowdown, "took \(seconds) s")
+    }
+
+    /// `replay` of an authflow/2 trail searched up to 1,000,000 configurations for the flow's moves with
+    /// no deadline, and called a `no-exit` trail fixed when that search was cut before it could tell.
+    @Test func replayEndsAtItsTimeoutAndACutSearchIsNotCalledFixed() throws {
+        try HostileInputTests.withTemporaryDirectory { directory in
+            let spec = directory.appendingPathComponent("answers.json")
+            try Data(Self.answers(20).utf8).write(to: spec)
+            let trail = directory.appendingPathComponent("trail.json")
+            try Data(#"{"spec":"answers","variant":{},"site":"no-exit@f1","path":["skip0"]}"#.utf8).write(to: trail)
+            let start = Date()
+            let run = try MeasuredRun.authcheck(["replay", "--timeout", "1", spec.path, trail.path], killAfter: 60 * MeasuredRun.slowdown)
+            #expect(run.status == 3, "\(run)")
+            // In a fast build the search may reach its 1,000,000 configurations before the second: either stop is a cut.
+            #expect(run.stdout.contains("incomplete: every step was taken, but the search of the flow's moves stopped ("), "\(run)")
+            #expect(run.stdout.contains(" reached) before no-exit@f1 could be ruled out"), "\(run)")
+            #expect(Date().timeIntervalSince(start) < 8 * MeasuredRun.slowdown)
+        }
+    }
+
+    /// `traces` searched what the model reaches (up to 5,000,000 configurations, 530 MB) with no deadline before its
+    /// funnel. The search now stops at `--timeout`, and the report says the funnel's reach is a lower bound.
+    @Test func tracesSearchEndsAtItsTimeoutAndSaysSo() throws {
+        try HostileInputTests.withTemporaryDirectory { directory in
+            let spec = directory.appendingPathComponent("answers.json")
+            try Data(Self.answers(20).utf8).write(to: spec)
+            let start = Date()
+            let run = try MeasuredRun.authcheck(["traces", "--timeout", "1", spec.path, "/dev/null"], killAfter: 60 * MeasuredRun.slowdown)
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stdout.contains("skipped: the model's configurations were searched in part ("), "\(run)")
+            #expect(Date().timeIntervalSince(start) < 8 * MeasuredRun.slowdown)
+            #expect(run.peakMiB < MeasuredRun.memoryBound(300), "peak RSS \(run.peakMiB) MiB")
+        }
+    }
+
     /// A failure at the end of a 2,000-step chain took 128 s to shrink, past any `--timeout`:
     /// shrinking now stops at the deadline with the best path so far, and says so.
     @Test func shrinkingStopsAtTheTimeoutWithTheBestPathSoFar() throws {

@@ -25,7 +25,7 @@ enum ExportCommand: Subcommand {
         default: nil) { text, name throws(UsageError) in
         try ValueParsers.integer(text, option: name, in: CommonOptions.depthRange)
     }
-    static let options = [format.spec, depth.spec, CommonOptions.variant.spec]
+    static let options = [format.spec, depth.spec, CommonOptions.timeout.spec, CommonOptions.variant.spec]
     static let discussion = [
         (title: "OUTPUT", body: """
             A Promela model of the flow. Without --depth: every reachable configuration
@@ -43,7 +43,7 @@ enum ExportCommand: Subcommand {
             assertions; SPIN's 'states, stored' equals the 'stacks' count of
             'authcheck check --depth N' plus one.
             """),
-        (title: "EXIT STATUS", body: HelpFormatter.exitStatus(writing: "the model was")),
+        (title: "EXIT STATUS", body: HelpFormatter.exitStatus(writing: "the model was") + "\n3  --timeout passed before the model was written (stdout stays empty)"),
     ]
 
     struct Settings: CommandSettings {
@@ -53,22 +53,30 @@ enum ExportCommand: Subcommand {
         var depth: Int?
         var spec: String
         var variants: [String: Set<String>] = [:]
+        var timeout: Double?
 
         init(_ parsed: ParsedArguments) throws(UsageError) {
             format = try parsed.value(of: ExportCommand.format)
             depth = try parsed.value(of: ExportCommand.depth)
+            timeout = try parsed.value(of: CommonOptions.timeout)
             variants = try parsed.value(of: CommonOptions.variant)
             spec = try parsed.single("SPEC", reason: "export takes one SPEC")
         }
     }
 
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
-        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants), input: context.console) {
+        let deadline = Deadline(timeout: settings.timeout ?? CommonOptions.defaultTimeout)
+        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants), input: context.console, deadline: deadline) {
         case let .invalid(report):
             SpecRunner.diagnose(report, stdout: .nothing, console: context.console)
             return report.exitCode
         case let .model(model):
-            context.console.out(PromelaExporter.export(model, space: settings.depth.map { .stacks(depth: $0) } ?? .configurations))
+            guard let text = PromelaExporter.export(model, space: settings.depth.map { .stacks(depth: $0) } ?? .configurations, deadline: deadline) else {
+                // Half a model would not parse: nothing on stdout.
+                context.console.err("\(SpecRunner.displayName(settings.spec)): incomplete — \(deadline.stopReason.map { "\($0)" } ?? "the deadline passed") before the model was written")
+                return 3
+            }
+            context.console.out(text)
             return 0
         }
     }

@@ -27,7 +27,13 @@ enum PasscodeCommand: Subcommand {
         "output format (default text); json prints one object per input and line: input, code, length, and missing or extra")
     static let reportLength = Option(flag: "--report-length", help:
         "with text output, say on stderr which inputs were short or overlong (see LENGTH)")
-    static let options = [maxLength.spec, alphabet.spec, spec.spec, format.spec, reportLength.spec]
+    /// `--timeout`: how long loading `--spec` may take (a FIFO with no writer, a huge file); the inputs stream as they come.
+    static let timeout = Option<Double?>("--timeout", value: "SECONDS", help:
+        "give up loading --spec FILE after this many seconds (default \(Int(CommonOptions.defaultTimeout)); exit 3)",
+        default: CommonOptions.defaultTimeout) { text, name throws(UsageError) in
+        try ValueParsers.seconds(text, option: name)
+    }
+    static let options = [maxLength.spec, alphabet.spec, spec.spec, timeout.spec, format.spec, reportLength.spec]
     static let discussion = [
         (title: "NORMALISING", body: """
             Compatibility forms are folded (full-width digits become ASCII), letters are
@@ -50,6 +56,7 @@ enum PasscodeCommand: Subcommand {
             0  every input was normalised
             2  wrong usage, an invalid --spec, or stdin that cannot be read or
                holds a line over 1 MiB
+            3  --timeout passed before --spec was loaded
             """),
     ]
 
@@ -61,6 +68,7 @@ enum PasscodeCommand: Subcommand {
         var format: String
         /// Whether text output says on stderr which inputs were short or overlong.
         var reportLength: Bool
+        var timeout: Double?
         /// The inputs on the command line; none means stdin's lines.
         var inputs: [String]
 
@@ -70,6 +78,7 @@ enum PasscodeCommand: Subcommand {
             spec = try parsed.value(of: PasscodeCommand.spec)
             format = try parsed.value(of: PasscodeCommand.format)
             reportLength = try parsed.value(of: PasscodeCommand.reportLength)
+            timeout = try parsed.value(of: PasscodeCommand.timeout)
             inputs = parsed.positionals
         }
     }
@@ -82,8 +91,12 @@ enum PasscodeCommand: Subcommand {
         if settings.inputs.isEmpty, context.console.stdinIsTerminal { throw .missingArgument("INPUT (or lines on stdin)") }
         if let path = settings.spec {
             do {
-                policy = try SpecLoader.load(file: path, deadline: .after(CommonOptions.defaultTimeout)).passcode
+                policy = try SpecLoader.load(file: path, deadline: .after(settings.timeout ?? CommonOptions.defaultTimeout)).passcode
             } catch {
+                if let timeout = error.timedOut {
+                    context.console.err("\(path): incomplete — \(StopReason.timeout(seconds: timeout)) before the spec was loaded")
+                    return 3
+                }
                 for issue in error.issues { context.console.err("error: \(path): \(issue)") }
                 return 2
             }

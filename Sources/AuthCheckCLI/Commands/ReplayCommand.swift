@@ -11,7 +11,7 @@ enum ReplayCommand: Subcommand {
         (name: "SPEC", help: "the spec file (JSON) the trails were recorded for, or - for standard input"),
         (name: "TRAIL", help: "a trail file written by 'authcheck explore --trail DIR'"),
     ]
-    static let options: [OptionSpec] = [CommonOptions.variant.spec]
+    static let options: [OptionSpec] = [CommonOptions.timeout.spec, CommonOptions.variant.spec]
     static let discussion = [
         (title: "OUTPUT", body: """
             For each trail: the frame after each step (state and data, values as the
@@ -29,6 +29,9 @@ enum ReplayCommand: Subcommand {
             2  wrong usage, an invalid spec, a trail that cannot be read, or a trail
                recorded for another flow, table or variant, naming an unknown event, or
                that the flow does not follow
+            3  a limit stopped the run before a trail could be called fixed: --timeout
+               passed loading the spec or reading a trail, or the search of an
+               authflow/2 flow's moves stopped short of a deadlock or no-exit site
             """),
     ]
 
@@ -36,9 +39,11 @@ enum ReplayCommand: Subcommand {
         var spec: String
         var trails: [String]
         var variants: [String: Set<String>]
+        var timeout: Double?
 
         init(_ parsed: ParsedArguments) throws(UsageError) {
             variants = try parsed.value(of: CommonOptions.variant)
+            timeout = try parsed.value(of: CommonOptions.timeout)
             guard let spec = parsed.positionals.first else { throw .missingArgument("SPEC") }
             self.spec = spec
             trails = Array(parsed.positionals.dropFirst())
@@ -48,25 +53,28 @@ enum ReplayCommand: Subcommand {
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
         if settings.trails.isEmpty { throw .missingArgument("TRAIL") }
         let model: FlowModel
-        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants), input: context.console) {
+        let deadline = Deadline(timeout: settings.timeout ?? CommonOptions.defaultTimeout)
+        switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants), input: context.console, deadline: deadline) {
         case let .invalid(report):
             context.console.err(SpecRunner.invalidLine(report))
             return report.exitCode
         case let .model(loaded):
             model = loaded
         }
+        // One search of the flow's moves serves every trail.
+        let analysis = FlowAnalysis(model: model, limits: .supporting)
         var codes: [Int32] = []
         for file in settings.trails {
-            codes.append(replay(file, model: model, context: context))
+            codes.append(replay(file, model: model, analysis: analysis, deadline: deadline, context: context))
         }
         return SpecRunner.exitStatus(codes)
     }
 
     /// Replays the trail in `file`, printing its frames and ending; its exit status.
-    static func replay(_ file: String, model: FlowModel, context: CommandContext) -> Int32 {
+    static func replay(_ file: String, model: FlowModel, analysis: FlowAnalysis, deadline: Deadline, context: CommandContext) -> Int32 {
         let entries: [FuzzRegressions.Entry]
         do {
-            entries = try FuzzRegressions.read(file, deadline: .after(CommonOptions.defaultTimeout))
+            entries = try FuzzRegressions.read(file, deadline: deadline)
         } catch {
             context.console.err("error: \(error)")
             return 2
@@ -84,7 +92,7 @@ enum ReplayCommand: Subcommand {
             return 2
         }
         let driver = context.environment.makeDriver(model) ?? SessionDriver(model: model)
-        let replay = FlowTrail.replay(entry, model: model, driver: driver)
+        let replay = FlowTrail.replay(entry, model: model, driver: driver, analysis: analysis, deadline: deadline)
         let style = context.style
         let secrets = Set(model.names(of: model.secrets))
         var lines = ["\(TerminalText.escaped(file)): \(TerminalText.escaped(entry.site ?? "")) — \(ReportRenderer.counted(entry.actions.count, "step"))"]
@@ -104,8 +112,16 @@ enum ReplayCommand: Subcommand {
             lines.append(style.bad("reproduced") + " at step \(step): \(replay.violation?.message ?? "")")
             status = 1
         case .fixed:
-            lines.append(style.good("fixed") + ": every step was taken and \(entry.site ?? "the site") was not violated")
-            status = 0
+            let property = entry.site.flatMap { FlowTrail.parseSite($0, model: model) }?.property
+            if let stop = analysis.stoppedBy, property == .deadlock || property == .noExit {
+                // The frames the search did not reach are never called stuck: a deadlock or no-exit may be there still.
+                lines.append(style.warn("incomplete") + ": every step was taken, but the search of the flow's moves stopped (\(stop.supportingDescription)) "
+                             + "before \(entry.site ?? "the site") could be ruled out")
+                status = 3
+            } else {
+                lines.append(style.good("fixed") + ": every step was taken and \(entry.site ?? "the site") was not violated")
+                status = 0
+            }
         case let .leftTrail(step, reason):
             lines.append(style.warn("off the trail") + " at step \(step): \(reason)")
             context.console.err("error: \(file): the flow does not follow the trail at step \(step)")
@@ -129,9 +145,10 @@ enum TrailFiles {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             // A violated reachable rule has no path to replay: no configuration shows it; a path the report cut is not at hand.
+            let analysis = FlowAnalysis(model: model, limits: .supporting)
             for (i, violation) in violations.filter({ $0.unsatisfiedIn == nil && $0.cutLength == nil }).enumerated() {
                 let driver = context.environment.makeDriver(model) ?? SessionDriver(model: model)
-                let entry = FlowTrail.entry(for: violation, model: model, driver: driver)
+                let entry = FlowTrail.entry(for: violation, model: model, driver: driver, analysis: analysis)
                 let path = (directory as NSString).appendingPathComponent(FlowTrail.fileName(number: i + 1, site: violation.site))
                 try Data((FuzzRegressions.line(for: entry, model: model) + "\n").utf8).write(to: URL(fileURLWithPath: path))
                 context.console.err("trail: \(path)")

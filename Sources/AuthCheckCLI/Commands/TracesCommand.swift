@@ -29,7 +29,14 @@ enum TracesCommand: Subcommand {
     }
     static let strict = Option(flag: "--strict", help:
         "records that cannot be read or are out of place also make the verdict violated (exit 1)")
-    static let options = [format.spec, maxListed.spec, sessionTimeout.spec, strict.spec, CommonOptions.variant.spec]
+    /// `--timeout`: loading, opening the inputs and the model's search stop at it; records stream to the end of their input.
+    static let timeout = Option<Double?>("--timeout", value: "SECONDS", help:
+        "stop as incomplete (exit 3) if loading the spec or waiting for a FILE takes longer than this (default \(Int(CommonOptions.defaultTimeout))); "
+        + "the model's search for the funnel stops there too, and the report says so. Records are read to the end of their input",
+        default: CommonOptions.defaultTimeout) { text, name throws(UsageError) in
+        try ValueParsers.seconds(text, option: name)
+    }
+    static let options = [format.spec, maxListed.spec, sessionTimeout.spec, strict.spec, timeout.spec, CommonOptions.variant.spec]
     static let discussion = [
         (title: "CHECKS", body: """
             Each session (records grouped by sessionID) is replayed from the flow's start
@@ -83,6 +90,7 @@ enum TracesCommand: Subcommand {
         var maxListed: Int
         var sessionTimeout: Double?
         var strict: Bool
+        var timeout: Double?
         var variants: [String: Set<String>]
         var spec: String
         var files: [String]
@@ -92,6 +100,7 @@ enum TracesCommand: Subcommand {
             maxListed = try parsed.value(of: TracesCommand.maxListed)
             sessionTimeout = try parsed.value(of: TracesCommand.sessionTimeout)
             strict = try parsed.value(of: TracesCommand.strict)
+            timeout = try parsed.value(of: TracesCommand.timeout)
             variants = try parsed.value(of: CommonOptions.variant)
             guard let spec = parsed.positionals.first else { throw .missingArgument("SPEC") }
             if spec == SpecRunner.standardInput {
@@ -107,7 +116,8 @@ enum TracesCommand: Subcommand {
         let start = context.environment.clock.now()
         let model: FlowModel
         let checkOptions = CheckOptions(variants: settings.variants)
-        switch SpecRunner.load(settings.spec, options: checkOptions) {
+        let deadline = Deadline(timeout: settings.timeout ?? CommonOptions.defaultTimeout)
+        switch SpecRunner.load(settings.spec, options: checkOptions, deadline: deadline) {
         case let .invalid(report):
             switch settings.format {
             case "text": SpecRunner.reportInvalid(report, json: false, context: context)
@@ -129,7 +139,7 @@ enum TracesCommand: Subcommand {
                 continue
             }
             do {
-                inputs.append(try TraceInput.file(file, deadline: .after(CommonOptions.defaultTimeout)))
+                inputs.append(try TraceInput.file(file, deadline: deadline))
             } catch {
                 context.console.err("error: \(error)")
                 return 2
@@ -140,7 +150,7 @@ enum TracesCommand: Subcommand {
         options.maxListed = settings.maxListed
         options.sessionTimeout = settings.sessionTimeout
         let progress = TraceProgress()
-        var replay = TraceReplay(model: model, spec: settings.spec, options: options, progress: progress)
+        var replay = TraceReplay(model: model, spec: settings.spec, options: options, progress: progress, deadline: deadline)
         var failure: String?
         withProgress(progress, console: context.console) {
             for input in inputs {

@@ -115,7 +115,13 @@ package enum PromelaExporter {
     /// - Returns: the model's source text, for `spin -a`.
     /// - Complexity: O(Σ branches × rows) text over every state's emissions.
     package static func export(_ model: FlowModel, space: Space) -> String {
-        var writer = PromelaWriter(model: model, space: space)
+        var writer = PromelaWriter(model: model, space: space, deadline: .none)
+        return writer.text() ?? ""
+    }
+
+    /// Returns the Promela model of `model` over `space`, or `nil` when `deadline` passes first (asked once per state).
+    package static func export(_ model: FlowModel, space: Space, deadline: Deadline) -> String? {
+        var writer = PromelaWriter(model: model, space: space, deadline: deadline)
         return writer.text()
     }
 

@@ -17,8 +17,12 @@ struct PromelaWriter {
     /// The checks of each state on each frame, written once: every push into a state repeats them.
     private var checksWritten: [String: [String]] = [:]
 
-    init(model: FlowModel, space: PromelaExporter.Space) {
+    /// When writing gives up: a model of a hundred thousand states takes seconds.
+    let deadline: Deadline
+
+    init(model: FlowModel, space: PromelaExporter.Space, deadline: Deadline) {
         self.model = model
+        self.deadline = deadline
         switch space {
         case .configurations: depth = nil
         case let .stacks(depth): self.depth = max(0, depth)
@@ -42,9 +46,10 @@ struct PromelaWriter {
 
     // MARK: The text
 
-    mutating func text() -> String {
+    /// The model's text, or `nil` when the deadline passed first.
+    mutating func text() -> String? {
         let roots = rootLines()
-        let moves = moveLines()
+        guard let moves = moveLines() else { return nil }
         var out: [String] = []
         let name = PromelaExporter.comment(model.name ?? "a flow")
         if let depth {
@@ -226,10 +231,11 @@ struct PromelaWriter {
     // MARK: Moves
 
     /// One option per emission and branch of its effects that some row can take, in the semantics' order.
-    private mutating func moveLines() -> [String] {
+    private mutating func moveLines() -> [String]? {
         var out: [String] = []
         let mlayout = model.layout
         for state in 0..<model.stateCount {
+            if state & 255 == 255, deadline.hasPassed { return nil }
             for emission in model.emissions[state] {
                 let offered = condition(emission.when, state: state, data: PromelaData(), frame: top)
                 if offered == .false { continue }
@@ -388,7 +394,7 @@ struct PromelaWriter {
     private func backLines() -> [String] {
         let backStates = (0..<model.stateCount).filter { !model.isTerminal[$0] && model.canGoBack[$0] }
         guard !backStates.isEmpty else { return [] }
-        let noBack = (0..<model.stateCount).filter { !backStates.contains($0) }
+        let noBack = (0..<model.stateCount).filter { model.isTerminal[$0] || !model.canGoBack[$0] }
         let guardText = backStates.count <= noBack.count || noBack.isEmpty
             ? (noBack.isEmpty ? "" : " && (" + backStates.map { "st[sp] == \($0)" }.joined(separator: " || ") + ")")
             : " && " + noBack.map { "st[sp] != \($0)" }.joined(separator: " && ")

@@ -25,6 +25,8 @@ public struct FlowFuzzer {
     let traits: DriverTraits
     /// Per state: the events it does not emit, which runs also send when ``traits`` probe every event.
     let unemitted: [[Int32]]
+    /// The one search of the flow's configurations: the runs' frame moves, the coverage denominators and the shrinker's guide.
+    let analysis: FlowAnalysis
     /// For a flow whose moves depend on its data: every configuration's moves (`deadlock`, `no-exit` per frame).
     let frameMoves: FrameMoves?
 
@@ -47,9 +49,8 @@ public struct FlowFuzzer {
             let emitted = Set(emissions.map(\.event.rawValue))
             return (0..<Int32(model.events.count)).filter { !emitted.contains($0) }
         }
-        self.frameMoves = model.isStatic ? nil
-            : FrameMoves(graph: ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000, timeout: deadline.timeout),
-                                                   start: deadline.start, edges: false), deadline: deadline)
+        self.analysis = FlowAnalysis(model: model, limits: .supporting)
+        self.frameMoves = analysis.frameMoves(within: deadline)
     }
 
     /// The per-run seed derived from the fuzz seed, so one run replays alone.
@@ -68,8 +69,7 @@ public struct FlowFuzzer {
         let clockStart = clock.now()
         let deadline = Deadline(start: start, timeout: options.timeout)
         // One search of the configuration graph: the coverage denominators and the shrinker's guide.
-        let graph = ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000, timeout: options.timeout),
-                                       start: start, edges: false)
+        let graph = analysis.graph(within: deadline)
         var coverage = FuzzCoverageTracker(graph: graph, frameMoves: frameMoves)
         var totalSteps = 0
         for (i, path) in regressions.enumerated() {
@@ -221,7 +221,7 @@ public struct FlowFuzzer {
     /// - Parameter deadline: when shrinking stops with the best path so far (the failure is reported all the same).
     func shrink(_ outcome: FuzzOutcome, seed: UInt64, run: Int, options: FuzzOptions,
                 graph: ConfigurationGraph? = nil, deadline: Deadline = .none) -> FuzzFailure {
-        let graph = graph ?? ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000), edges: false)
+        let graph = graph ?? analysis.graph(within: .none)
         let guide = ShrinkGuide(graph: graph, probesEveryEvent: traits.probesEveryEvent)
         let shrunk = PathShrinker(maxReplays: options.maxShrinkReplays, guide: guide, deadline: deadline).shrink(outcome) { candidate in
             replay(candidate, properties: options.properties, variant: outcome.variant)

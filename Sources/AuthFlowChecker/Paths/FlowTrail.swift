@@ -42,13 +42,15 @@ package enum FlowTrail {
     ///
     /// Values are the simple ones replay pushes (`email-1`); secret values are left out.
     /// - Complexity: O(path length) runtime steps.
-    package static func entry(for violation: Violation, model: FlowModel, driver: any FlowDriver) -> FuzzRegressions.Entry {
-        entry(for: violation, model: model, driver: driver, traits: .runtime)
+    /// - Parameter analysis: the run's analysis of `model`, shared by every trail it writes; a search of its own without one.
+    package static func entry(for violation: Violation, model: FlowModel, driver: any FlowDriver,
+                              analysis: FlowAnalysis? = nil) -> FuzzRegressions.Entry {
+        entry(for: violation, model: model, driver: driver, traits: .runtime, analysis: analysis)
     }
 
     /// The trail of `violation`, asking `driver` only what `traits` allow.
     static func entry(for violation: Violation, model: FlowModel, driver: any FlowDriver,
-                      traits: DriverTraits) -> FuzzRegressions.Entry {
+                      traits: DriverTraits, analysis: FlowAnalysis? = nil) -> FuzzRegressions.Entry {
         let actions = violation.path.dropFirst().map { step -> FuzzAction in
             step.event == "back" ? .back : .event(step.event ?? "", values: nil)
         }
@@ -60,7 +62,7 @@ package enum FlowTrail {
                                           chosen: chosen?.contains { !$0.isEmpty } == true ? chosen : nil)
         // The frames the same run reaches, so a replay of the file follows them exactly.
         var lockstep = Lockstep(rules: SiteRules(model: model), driver: driver, properties: [violation.property], traits: traits,
-                                frameMoves: frameMoves(model))
+                                frameMoves: frameMoves(model, analysis: analysis, deadline: .none))
         _ = lockstep.start(variant: variantIndex(variant, model: model) ?? 0)
         var after: [FuzzRegressions.Frame] = []
         let secrets = Set(model.names(of: model.secrets))
@@ -99,9 +101,11 @@ package enum FlowTrail {
         }))
     }
 
-    /// For a flow whose moves depend on its data, every configuration's moves, so a run checks `deadlock` and `no-exit` per frame.
-    static func frameMoves(_ model: FlowModel) -> FrameMoves? {
-        model.isStatic ? nil : FrameMoves(graph: ConfigurationGraph(model: model, limits: CheckLimits(maxConfigurations: 1_000_000), edges: false))
+    /// For a flow whose moves depend on its data, every configuration's moves, so a run checks `deadlock` and `no-exit` per frame:
+    /// `analysis`'s, or a search of its own under the supporting limits.
+    static func frameMoves(_ model: FlowModel, analysis: FlowAnalysis?, deadline: Deadline) -> FrameMoves? {
+        if model.isStatic { return nil }
+        return (analysis ?? FlowAnalysis(model: model, limits: .supporting)).frameMoves(within: deadline)
     }
 
     /// A covering path (``CoveringPaths/Path``) as a trail with no site: its variant, each step's chosen values, and the
@@ -247,16 +251,22 @@ package enum FlowTrail {
     /// trail's site is violated, fixed when every step is taken without it. Call
     /// ``refusal(_:model:)`` first.
     /// - Complexity: O(path length) runtime steps.
-    package static func replay(_ entry: FuzzRegressions.Entry, model: FlowModel, driver: any FlowDriver) -> Replay {
-        replay(entry, model: model, driver: driver, traits: .runtime)
+    /// - Parameters:
+    ///   - analysis: the run's analysis of `model`, searched once for every trail; a search of its own without one.
+    ///   - deadline: when that search stops: frames it did not reach are never called stuck, so a trail of
+    ///     `deadlock` or `no-exit` may end ``Ending/fixed`` where the analysis was cut (its `stoppedBy` says so).
+    package static func replay(_ entry: FuzzRegressions.Entry, model: FlowModel, driver: any FlowDriver,
+                               analysis: FlowAnalysis? = nil, deadline: Deadline = .none) -> Replay {
+        replay(entry, model: model, driver: driver, traits: .runtime, analysis: analysis, deadline: deadline)
     }
 
     /// Runs `entry` through `driver`, asking it only what `traits` allow.
-    static func replay(_ entry: FuzzRegressions.Entry, model: FlowModel, driver: any FlowDriver, traits: DriverTraits) -> Replay {
+    static func replay(_ entry: FuzzRegressions.Entry, model: FlowModel, driver: any FlowDriver, traits: DriverTraits,
+                       analysis: FlowAnalysis? = nil, deadline: Deadline = .none) -> Replay {
         let site = entry.site.flatMap { parseSite($0, model: model) }
         let watched: Set<Property> = Set([Property.divergence, .undoMismatch] + (site.map { [$0.property] } ?? []))
         var lockstep = Lockstep(rules: SiteRules(model: model), driver: driver, properties: watched, traits: traits,
-                                frameMoves: frameMoves(model))
+                                frameMoves: frameMoves(model, analysis: analysis, deadline: deadline))
         func ended(_ outcome: FuzzOutcome?, step: Int) -> Replay? {
             guard let outcome else { return nil }
             if outcome.site == site { return Replay(steps: lockstep.steps, ending: .reproduced(step: step), violation: outcome.violation) }

@@ -85,6 +85,8 @@ package struct TraceReplay {
     var sessionsAssumingValues = 0
     var sessionsEndedOffSpec = 0
     var stackTrimmed = 0
+    /// The limit that cut the search of what the model reaches, if one did.
+    var searchCutBy: StopReason?
     var scanner = _TrackedLineScanner()
     var successors: [FlowModel.Successor] = []
     var record = Record()
@@ -124,7 +126,9 @@ package struct TraceReplay {
     }
 
     /// A replay of sessions recorded for `model`, reported under the spec's path `spec`.
-    package init(model: FlowModel, spec: String, options: Options = Options(), progress: TraceProgress? = nil) {
+    /// - Parameter deadline: when the search of what the model reaches (the funnel's reachable states and fired rows) stops;
+    ///   a cut search is said in ``TraceReport/skipped``.
+    package init(model: FlowModel, spec: String, options: Options = Options(), progress: TraceProgress? = nil, deadline: Deadline = .none) {
         self.model = model
         self.options = options
         self.progress = progress
@@ -153,7 +157,8 @@ package struct TraceReplay {
         variantCount = model.roots.count
         report = TraceReport(spec: spec, name: model.name, files: [])
         // What the model reaches, to set what production walked against it.
-        let graph = ConfigurationGraph(model: model, edges: false)
+        let graph = FlowAnalysis(model: model, limits: .supporting).graph(within: deadline)
+        searchCutBy = graph.stoppedBy
         funnelStates = model.states.indices.map { s in
             TraceReport.StateFunnel(name: model.states[s], isInitial: s == model.initial.index, isSuccess: model.isSuccess[s],
                                     isAbort: model.isAbort[s], reachable: graph.isReachable(s))
@@ -247,6 +252,10 @@ package struct TraceReplay {
         }
         if sessionsEndedOffSpec > 0 {
             notes.append("\(sessions(sessionsEndedOffSpec)) ended at a state the spec does not have; not counted as a drop at any state")
+        }
+        if let searchCutBy {
+            notes.append("the model's configurations were searched in part (\(searchCutBy.supportingDescription)): states and transitions it did not reach "
+                         + "are listed as unreachable and dead, and never-taken lists only the transitions it saw fire")
         }
         if stackTrimmed > 0 {
             notes.append("\(sessions(stackTrimmed)) grew past \(options.maxStackHeight) frames; backs below the frames kept were not checked")

@@ -123,15 +123,26 @@ struct SpecSection {
 
     // MARK: The graph
 
+    /// The largest flow the report draws. The layout counts crossings in O(E²) and a browser lays out
+    /// every box: a star of 100,000 transitions took 17 s to draw and gave 93 MB no one could read.
+    /// Past either bound the figure says so, and the tables still list every state and transition.
+    static let drawingLimit = (states: 1_000, transitions: 3_000)
+
     func graph() -> String {
+        guard coverage.states.count <= Self.drawingLimit.states, coverage.transitions.count <= Self.drawingLimit.transitions else {
+            let note = "Not drawn: \(coverage.states.count) states and \(coverage.transitions.count) transitions are more than this report draws "
+                + "(\(Self.drawingLimit.states) states, \(Self.drawingLimit.transitions) transitions). The tables below list every one."
+            return "<figure class=\"graph\">\n<p class=\"not-drawn\">\(HTMLText.escaped(note))</p>\n</figure>"
+        }
         let index = stateIndex
         let edges = coverage.transitions.compactMap { row -> (from: Int, to: Int, label: String)? in
             guard let from = index[row.from], let to = index[row.to] else { return nil }
             return (from, to, "\(row.event) · \(row.stacks)")
         }
         let initial = coverage.states.firstIndex(where: \.isInitial)
+        let leaving = Set(edges.lazy.filter { $0.from != $0.to }.map(\.from))
         let sinks = Set(coverage.states.indices.filter { state in
-            (coverage.states[state].isSuccess || coverage.states[state].isAbort) && !edges.contains { $0.from == state && $0.to != state }
+            (coverage.states[state].isSuccess || coverage.states[state].isAbort) && !leaving.contains(state)
         })
         var layout = FlowLayout(names: coverage.states.map { Self.label($0) }, edges: edges, initial: initial, sinks: sinks)
         // Room on the left for the start arrow.
@@ -272,12 +283,14 @@ struct SpecSection {
             return "<section class=\"violations\" aria-labelledby=\"\(prefix)-violations\"><h3 id=\"\(prefix)-violations\">Violations</h3><p class=\"none\">None: every property checked holds.</p></section>"
         }
         let index = stateIndex
+        var rowsLeaving: [String: [Int]] = [:]
+        for (i, row) in coverage.transitions.enumerated() { rowsLeaving["\(row.from)\u{0}\(row.event)", default: []].append(i) }
         var buttons: [String] = []
         var panels: [String] = []
         for (k, violation) in check.violations.enumerated() {
             let number = firstViolation + k
             let id = "\(prefix)-v\(number)"
-            let (nodes, edges) = walk(violation, index: index)
+            let (nodes, edges) = walk(violation, index: index, rowsLeaving: rowsLeaving)
             // A violated `reachable` has no state and no path: say what no configuration shows.
             let site = violation.state == nil ? " — \(violation.unsatisfiedSummary)" : " at \(violation.place)"
             let length = !violation.hasPath ? "" : " — \(violation.length) step\(violation.length == 1 ? "" : "s")"
@@ -299,7 +312,8 @@ struct SpecSection {
     }
 
     /// Each step's state and the row it took (`nil` where no declared row matches, and for the start).
-    func walk(_ violation: Violation, index: [String: Int]) -> (nodes: [Int?], edges: [Int?]) {
+    /// - Parameter rowsLeaving: the rows of each state and event (keyed `from`, NUL, `event`), in table order.
+    func walk(_ violation: Violation, index: [String: Int], rowsLeaving: [String: [Int]]) -> (nodes: [Int?], edges: [Int?]) {
         var nodes: [Int?] = []
         var edges: [Int?] = []
         for (i, step) in violation.path.enumerated() {
@@ -309,7 +323,7 @@ struct SpecSection {
                 continue
             }
             let from = violation.path[i - 1].state
-            let rows = coverage.transitions.indices.filter { coverage.transitions[$0].from == from && coverage.transitions[$0].event == event }
+            let rows = rowsLeaving["\(from)\u{0}\(event)"] ?? []
             edges.append(rows.first { coverage.transitions[$0].to == step.state } ?? rows.first)
         }
         return (nodes, edges)

@@ -1,0 +1,100 @@
+import AuthFlow
+import Foundation
+
+/// One flow's analysis for one run: its configuration graph and, for a flow whose moves depend on
+/// its data, every configuration's moves — each searched once, on first use, and shared by every
+/// phase of the run that needs it (the fuzzer's runs and its shrinker, a replay's trails, the
+/// trace funnel).
+///
+/// The limit policy lives here: the search stores at most ``limits``' `maxConfigurations` and stops
+/// at the deadline the first phase that asks brings; later phases read what that search found,
+/// `stoppedBy` saying whether it was cut. The graph is the only place a flow's configurations are
+/// searched (``ConfigurationGraph`` is built nowhere else).
+///
+/// ```swift
+/// let analysis = FlowAnalysis(model: model, limits: .supporting)
+/// let graph = analysis.graph(within: .after(10))
+/// if let stop = graph.stoppedBy { print("cut: \(stop)") }
+/// ```
+package final class FlowAnalysis: @unchecked Sendable {
+    /// The flow.
+    package let model: FlowModel
+    /// `maxConfigurations` bounds the search (and `depth`, where a phase reads it); the time comes from each phase's deadline.
+    package let limits: CheckLimits
+    /// Whether the graph keeps its deduplicated edges, which only stack counts need (a quarter more work).
+    package let keepsEdges: Bool
+    private let lock = NSLock()
+    private var searched: ConfigurationGraph?
+    private var moves: FrameMoves??
+    private var movesCutBy: StopReason?
+
+    /// The analysis of `model` within `limits`, searched on first use.
+    package init(model: FlowModel, limits: CheckLimits = CheckLimits(), edges: Bool = false) {
+        self.model = model
+        self.limits = limits
+        keepsEdges = edges
+    }
+
+    /// The analysis of a graph already searched.
+    init(graph: ConfigurationGraph, limits: CheckLimits) {
+        model = graph.model
+        self.limits = limits
+        keepsEdges = true
+        searched = graph
+    }
+
+    /// Every reachable configuration, searched breadth-first the first time it is asked for, until `deadline`.
+    /// - Complexity: O(C · m) the first time for C configurations and m events per step; O(1) after.
+    package func graph(within deadline: Deadline) -> ConfigurationGraph {
+        lock.lock()
+        defer { lock.unlock() }
+        return searchedGraph(within: deadline)
+    }
+
+    /// For a flow whose moves depend on its data, every configuration's moves (`nil` for a static
+    /// table, whose moves the model's table already holds), expanded until `deadline`.
+    /// - Complexity: O(C · m · b) the first time for b branches per emission; O(1) after.
+    func frameMoves(within deadline: Deadline) -> FrameMoves? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let moves { return moves }
+        let built = model.isStatic ? nil : FrameMoves(graph: searchedGraph(within: deadline), deadline: deadline)
+        moves = .some(built)
+        movesCutBy = deadline.stopReason
+        return built
+    }
+
+    /// Why what was searched so far is not the whole flow: the search stopped at a limit, or the moves'
+    /// expansion at its deadline; `nil` when nothing was cut (or nothing searched yet).
+    package var stoppedBy: StopReason? {
+        lock.lock()
+        defer { lock.unlock() }
+        return searched?.stoppedBy ?? (moves??.isCut == true ? movesCutBy : nil)
+    }
+
+    private func searchedGraph(within deadline: Deadline) -> ConfigurationGraph {
+        if let searched { return searched }
+        var limits = limits
+        limits.timeout = deadline.timeout
+        let graph = ConfigurationGraph(model: model, limits: limits, start: deadline.start, edges: keepsEdges)
+        searched = graph
+        return graph
+    }
+}
+
+extension CheckLimits {
+    /// The limits of a search that serves another phase rather than being the check itself — the fuzzer's guide,
+    /// a replay's per-frame moves, the trace funnel's reachability: 1,000,000 configurations, a fifth of the check's default.
+    package static let supporting = CheckLimits(maxConfigurations: 1_000_000)
+}
+
+extension StopReason {
+    /// How a supporting search's stop reads to a user of a command that has no `--max-configurations`:
+    /// `--timeout 2 s reached`, or `its limit of 1000000 configurations reached`.
+    package var supportingDescription: String {
+        switch self {
+        case let .maxConfigurations(limit): return "its limit of \(limit) configurations reached"
+        case .timeout: return description
+        }
+    }
+}
