@@ -130,7 +130,8 @@ import Testing
         #expect(run.stdout.contains("Not drawn: 20001 states and 20000 transitions are more than this report draws (1000 states, 3000 transitions)."))
         #expect(!run.stdout.contains("<svg id=\"s1-graph\""))
         #expect(run.stdout.contains("<tr data-row-ref=\"s1-row-19999\">"), "the tables still list every transition")
-        #expect(seconds < 8 * MeasuredRun.slowdown, "took \(seconds) s")
+        // 3 s alone in a debug build, 13 s with the machine at a load of 11: the bound catches minutes, not noise.
+        #expect(seconds < 30 * MeasuredRun.slowdown, "took \(seconds) s")
     }
 
     /// `export` took no `--timeout`: a 6 MB star loaded and wrote for as long as it took.
@@ -179,13 +180,14 @@ import Testing
     /// shrinking now stops at the deadline with the best path so far, and says so.
     @Test func shrinkingStopsAtTheTimeoutWithTheBestPathSoFar() throws {
         // The fuzzer must find the failure before the deadline for shrinking to be what stops: the deadline scales with the build's speed.
-        let timeout = Int(2 * MeasuredRun.slowdown)
+        // At a load of 11 the first run took over 2 s: 4 s leaves it room, and is still far from the 128 s it took.
+        let timeout = Int(4 * MeasuredRun.slowdown)
         let (run, seconds, _) = try Self.run(["fuzz", "--timeout", "\(timeout)", "--max-steps", "100000"],
                                              spec: Self.chain(2_000, exit: true, unmet: true), killAfter: 30 * MeasuredRun.slowdown)
         #expect(run.status == 1, "\(run)")
         #expect(run.stdout.contains("unmet-requirement at done"), "\(run)")
         #expect(run.stdout.contains("   shrinking stopped: --timeout \(timeout) s reached; a shorter path may fail too\n"), "\(run)")
-        #expect(seconds < 10 * MeasuredRun.slowdown, "took \(seconds) s")
+        #expect(seconds < 20 * MeasuredRun.slowdown, "took \(seconds) s")
     }
 
     /// `paths` had no `--timeout`, and its tour ran for as long as it took (over 900 s on a flow of 40 valued keys).

@@ -35,10 +35,10 @@ package final class FlowAnalysis: @unchecked Sendable {
         keepsEdges = edges
     }
 
-    /// The analysis of a graph already searched.
-    init(graph: ConfigurationGraph, limits: CheckLimits) {
+    /// The analysis of a graph already searched (the limits it was searched within are its own).
+    package init(graph: ConfigurationGraph) {
         model = graph.model
-        self.limits = limits
+        limits = CheckLimits()
         keepsEdges = true
         searched = graph
     }

@@ -117,7 +117,7 @@ public struct FlowCoverage: Sendable {
     public static func compute(_ model: FlowModel, depth: Int, limits: CheckLimits = CheckLimits(),
                         progress: ((_ configurations: Int, _ depth: Int) -> Void)? = nil) -> FlowCoverage {
         let start = Date()
-        return FlowCoverage(graph: ConfigurationGraph(model: model, limits: limits, start: start), depth: depth,
+        return FlowCoverage(analysis: FlowAnalysis(model: model, limits: limits, edges: true), depth: depth,
                             timeout: limits.timeout, start: start, progress: progress)
     }
 
@@ -125,6 +125,16 @@ public struct FlowCoverage: Sendable {
     /// - Complexity: O(depth · E) time and O(C) memory beyond the graph.
     package init(graph: ConfigurationGraph, depth: Int, timeout: Double? = nil, start: Date = Date(),
                  progress: ((_ configurations: Int, _ depth: Int) -> Void)? = nil) {
+        self.init(analysis: FlowAnalysis(graph: graph), depth: depth, timeout: timeout, start: start, progress: progress)
+    }
+
+    /// The coverage of a flow's analysis, with stacks of at most `depth` events: its graph searched (with edges) and its moves
+    /// expanded until `timeout` seconds after `start`, or read from the analysis when a phase before made them.
+    /// - Complexity: O(depth · E) time and O(C) memory beyond the analysis.
+    package init(analysis: FlowAnalysis, depth: Int, timeout: Double? = nil, start: Date = Date(),
+                 progress: ((_ configurations: Int, _ depth: Int) -> Void)? = nil) {
+        let deadline = Deadline(start: start, timeout: timeout)
+        let graph = analysis.graph(within: deadline)
         let model = graph.model
         let counts = graph.countStacks(depth: depth, timeout: timeout, start: start) { height in
             progress?(graph.count, height)
@@ -139,8 +149,7 @@ public struct FlowCoverage: Sendable {
         }
         // A flow whose moves depend on its data fires a row when some configuration's successor takes it.
         // The expansion stops at the deadline too; a row not seen fired then is not called dead (the coverage is incomplete).
-        let deadline = Deadline(start: start, timeout: timeout)
-        let moves = model.isStatic ? nil : FrameMoves(graph: graph, deadline: deadline)
+        let moves = analysis.frameMoves(within: deadline)
         let fired = moves?.facts.firedRows
         let firesStatically = model.isStatic ? graph.firedRows() : []
         var transitions = model.rows.enumerated().map { i, row in
@@ -171,9 +180,10 @@ public struct FlowCoverage: Sendable {
         if model.roots.count > 1 {
             self.variants = model.roots.indices.map { variant in
                 let single = model.keepingVariant(variant)
-                let graph = ConfigurationGraph(model: single, limits: CheckLimits(maxConfigurations: max(1, graph.count), timeout: timeout), start: start)
+                let variantAnalysis = FlowAnalysis(model: single, limits: CheckLimits(maxConfigurations: max(1, graph.count)), edges: true)
+                let graph = variantAnalysis.graph(within: deadline)
                 let counts = graph.countStacks(depth: depth, timeout: timeout, start: start)
-                let fired = FrameMoves(graph: graph, deadline: deadline).facts.firedRows
+                let fired = variantAnalysis.frameMoves(within: deadline)?.facts.firedRows ?? []
                 return VariantCoverage(name: model.variantNames[variant], configurations: graph.count, stacks: counts.total,
                                        statesReached: graph.reachableStates, transitionsFired: fired.count)
             }

@@ -76,7 +76,7 @@ package struct RuntimeExplorer: Sendable {
     /// limit on the configurations it stores (a count that overflows saturates at `Int.max`).
     /// - Complexity: O(C · m + depth · E) for C configurations and E deduplicated edges.
     package func countStacks(depth: Int) -> Int {
-        ConfigurationGraph(model: model, limits: CheckLimits(depth: depth, maxConfigurations: .max))
+        FlowAnalysis(model: model, limits: CheckLimits(depth: depth, maxConfigurations: .max), edges: true).graph(within: .none)
             .countStacks(depth: max(0, depth)).total
     }
 

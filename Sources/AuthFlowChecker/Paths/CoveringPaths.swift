@@ -67,10 +67,7 @@ public struct CoveringPaths: Sendable {
     /// - Complexity: O(V · k · (C + M)) time for V variants, k extensions over C configurations and M moves; O(C + M) memory.
     public init(model: FlowModel, target: CoverTarget, limits: CheckLimits = CheckLimits(), deadline: Deadline? = nil) {
         let deadline = deadline ?? Deadline(timeout: limits.timeout)
-        var limits = limits
-        limits.timeout = deadline.timeout
-        self.init(graph: ConfigurationGraph(model: model, limits: limits, start: deadline.start, edges: false), target: target,
-                  deadline: deadline)
+        self.init(graph: FlowAnalysis(model: model, limits: limits).graph(within: deadline), target: target, deadline: deadline)
     }
 
     /// One move of the graph: the event, the configuration it leads to, the row that fires, and which move of the frame it is.

@@ -196,9 +196,9 @@ public enum FlowChecker {
         let wallStart = Date().addingTimeInterval(-clock.seconds(since: start))
         let rules = RuleCheck(model: model).properties.filter(options.includes)
         let runtimeWalk = walks && (options.includes(.undoMismatch) || options.includes(.divergence) || !rules.isEmpty)
-        let graph = ConfigurationGraph(model: model, limits: limits, start: wallStart, edges: !runtimeWalk)
         let deadline = Deadline(start: wallStart, timeout: limits.timeout)
-        let verification = ModelChecker.verify(graph, deadline: deadline)
+        let analysis = FlowAnalysis(model: model, limits: limits, edges: !runtimeWalk)
+        let verification = ModelChecker.verify(analysis, deadline: deadline)
         var violations = verification.violations.filter { options.includes($0.property) }
         var stoppedBy = verification.stoppedBy
         var stats = Stats(states: verification.states, configurations: verification.configurations, depth: limits.depth)
@@ -235,7 +235,7 @@ public enum FlowChecker {
         } else {
             // No runtime walk: count the stacks it would drive from the model, so every caller reports the same figure.
             let progress = CheckProgress.current
-            let count = FlowCoverage(graph: graph, depth: limits.depth, timeout: limits.timeout, start: wallStart) { configurations, depth in
+            let count = FlowCoverage(analysis: analysis, depth: limits.depth, timeout: limits.timeout, start: wallStart) { configurations, depth in
                 progress?.update(.configurations, count: configurations, depth: depth)
             }
             stats.stacks = count.stacks

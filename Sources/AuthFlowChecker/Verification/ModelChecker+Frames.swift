@@ -23,10 +23,11 @@ extension ModelChecker {
     /// - Complexity: O(C · m · b) for C configurations, m emissions per step and b branches each,
     ///   and O(C + E) memory for the reverse graph `no-exit` needs.
     /// - Parameter cut: set when `deadline` stopped the expansion (``FrameMoves/isCut``): the sites are then those decided.
-    static func frameSites(_ graph: ConfigurationGraph, rules: SiteRules, facts: inout FrameFacts,
+    static func frameSites(_ analysis: FlowAnalysis, rules: SiteRules, facts: inout FrameFacts,
                            deadline: Deadline = .none, cut: inout Bool) -> [(position: Int32, violation: Violation)] {
+        let graph = analysis.graph(within: deadline)
         let model = graph.model
-        let moves = FrameMoves(graph: graph, deadline: deadline)
+        guard let moves = analysis.frameMoves(within: deadline) else { return [] }
         cut = cut || moves.isCut
         facts = moves.facts
         let illegal = moves.firstIllegal

@@ -11,7 +11,13 @@ package enum ModelChecker {
     /// Verifies `model` completely.
     /// - Complexity: O(C · m) time and O(C) memory for C reachable configurations and m events per step.
     package static func verify(_ model: FlowModel, limits: CheckLimits = CheckLimits()) -> SpecVerification {
-        verify(ConfigurationGraph(model: model, limits: limits, edges: false))
+        let analysis = FlowAnalysis(model: model, limits: limits)
+        return verify(analysis, deadline: Deadline(timeout: limits.timeout))
+    }
+
+    /// Derives every spec property's sites, shortest paths and lint from `graph`, a search already made.
+    package static func verify(_ graph: ConfigurationGraph, deadline: Deadline = .none) -> SpecVerification {
+        verify(FlowAnalysis(graph: graph), deadline: deadline)
     }
 
     /// Derives every spec property's sites, shortest paths and lint from `graph`.
@@ -21,14 +27,15 @@ package enum ModelChecker {
     /// configurations not looked at are undecided, so no `deadlock` or `no-exit` is claimed there,
     /// no lint is given and the verification is stopped by the deadline (verdict `incomplete`).
     /// - Complexity: O(C + rows · m) for C configurations.
-    package static func verify(_ graph: ConfigurationGraph, deadline: Deadline = .none) -> SpecVerification {
+    package static func verify(_ analysis: FlowAnalysis, deadline: Deadline = .none) -> SpecVerification {
+        let graph = analysis.graph(within: deadline)
         let model = graph.model
         let stateCount = model.stateCount
         let rules = SiteRules(model: model)
         var found: [(position: Int32, violation: Violation)] = []
         var facts = FrameFacts()
         var cut = false
-        if !model.isStatic { found = frameSites(graph, rules: rules, facts: &facts, deadline: deadline, cut: &cut) }
+        if !model.isStatic { found = frameSites(analysis, rules: rules, facts: &facts, deadline: deadline, cut: &cut) }
         if !cut { found += userPropertySites(graph, deadline: deadline, cut: &cut) }
         let stoppedBy = graph.stoppedBy ?? (cut ? deadline.stopReason : nil)
         for state in 0..<stateCount where graph.isReachable(state) {
