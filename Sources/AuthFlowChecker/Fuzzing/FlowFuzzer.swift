@@ -99,7 +99,7 @@ public struct FlowFuzzer {
             var steps = 0
             // A run of many steps reads the clock every 1,024: --timeout ends a long walk too.
             func timeUp() -> Bool { steps & 1023 == 1023 && deadline.hasPassed }
-            while outcome == nil && steps < options.maxSteps && !model.isStatic && !timeUp() {
+            while outcome == nil && steps < options.maxSteps && !timeUp() {
                 let state = Int(lockstep.top.state)
                 let emissions = model.emissions[state]
                 var choices: [(weight: Int, action: Int)] = []   // action: emission index, -1 for back, -2 to end the run, -3 an unemitted event
@@ -108,10 +108,10 @@ public struct FlowFuzzer {
                 for index in (allowed.isEmpty ? Array(emissions.indices) : allowed) {
                     let now = model.offers(emissions[index], state: state, keys: lockstep.top.keys, values: lockstep.top.packed)
                     offered = offered || now
-                    choices.append((now ? 4 : options.illegalWeight, index))
+                    choices.append((now ? weight(of: index, state: state, frame: lockstep.top, options: options) : options.illegalWeight, index))
                 }
                 appendOtherChoices(&choices, state: state, stuck: !offered, backAllowed: lockstep.backAllowed, options: options)
-                guard let chosen = Self.choose(choices, using: &rng) else { break }
+                guard let chosen = Self.choose(choices, using: &rng) else { break }   // nothing to do: the run is over
                 if chosen == -2 { break }
                 let action: FuzzAction
                 if chosen == -3 {
@@ -130,35 +130,6 @@ public struct FlowFuzzer {
                 outcome = lockstep.apply(action).outcome
                 coverage.enter(Int(lockstep.top.state))
                 if chosen >= 0, lockstep.rowFired { coverage.fired(state: state, event: Int(emissions[chosen].event.rawValue)) }
-                steps += 1
-            }
-            while outcome == nil && steps < options.maxSteps && model.isStatic && !timeUp() {
-                let state = Int(lockstep.top.state)
-                let moves = model.moves[state]
-                var choices: [(weight: Int, action: Int)] = []   // action: move index, -1 for back, -2 to end the run, -3 an unemitted event
-                let allowed = moves.indices.filter { !excluded.contains(moves[$0].event.rawValue) }
-                for index in (allowed.isEmpty ? Array(moves.indices) : allowed) {
-                    let weight = moves[index].target.map { model.isTerminal[$0.index] ? options.terminalWeight : 4 } ?? options.illegalWeight
-                    choices.append((weight, index))
-                }
-                appendOtherChoices(&choices, state: state, stuck: moves.isEmpty, backAllowed: lockstep.backAllowed, options: options)
-                guard let chosen = Self.choose(choices, using: &rng) else { break }   // nothing to do: the run is over
-                if chosen == -2 { break }
-                let action: FuzzAction
-                if chosen == -3 {
-                    action = unemittedAction(state, using: &rng)
-                } else if chosen < 0 {
-                    action = .back
-                } else {
-                    let move = moves[chosen]
-                    action = .event(model.events[move.event.index], values: move.addedKeys.map { key in
-                        Self.randomValue(for: model.keys[key.index], using: &rng)
-                    })
-                    coverage.tried(state: state, event: Int(move.event.rawValue))
-                }
-                outcome = lockstep.apply(action).outcome
-                coverage.enter(Int(lockstep.top.state))
-                if chosen >= 0, moves[chosen].target != nil { coverage.fired(state: state, event: Int(moves[chosen].event.rawValue)) }
                 steps += 1
             }
             totalSteps += steps
@@ -215,6 +186,18 @@ public struct FlowFuzzer {
             if let outcome { return outcome }
         }
         return nil
+    }
+
+    /// How often a run picks emission `index` of `state`, offered on `frame`: where its values cannot change
+    /// what it does, by where it leads (a terminal state less often, so runs last; no row as often as an
+    /// illegal event); otherwise as any move.
+    func weight(of index: Int, state: Int, frame: Lockstep.Frame, options: FuzzOptions) -> Int {
+        guard model.emissions[state][index].branchCount(model.layout) == 1 else { return 4 }
+        switch model.move(state: state, emission: index, branch: 0, keys: frame.keys, values: frame.packed).outcome {
+        case .illegal: return options.illegalWeight
+        case let .push(to, _, _): return model.isTerminal[to.index] ? options.terminalWeight : 4
+        case .reset: return 4
+        }
     }
 
     /// Shrinks a failing path with ``PathShrinker``, guided by the model and replaying every candidate through the runtime.

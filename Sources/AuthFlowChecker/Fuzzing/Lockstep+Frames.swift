@@ -1,9 +1,9 @@
 import AuthFlow
 
-/// The lockstep run of a flow whose moves depend on its data (`authflow/2`): each event is decided
-/// by the one semantics on the frame, with the values the run sends.
+/// The lockstep run's steps: each event is decided by the one semantics on the frame, with the values
+/// the run sends, for a static table as for a flow whose moves depend on its data.
 extension Lockstep {
-    /// Applies `.event(name, values)` to a data-dependent flow; `values` are the output keys' values
+    /// Applies `.event(name, values)`; `values` are the output keys' values
     /// (``FlowModel/Emission/outputKeys(keyCount:)``), `nil` for simple defaults (a valued key's first value).
     mutating func applyByFrame(_ action: FuzzAction, event: EventID, name: String, values: [String]?) -> (applicable: Bool, outcome: FuzzOutcome?) {
         let state = Int(top.state)
@@ -114,6 +114,13 @@ extension Lockstep {
         if let unmet = rules.unmetRequirement(state: state, keys: top.keys, values: top.packed),
            let found = violation(unmet.property, state: top.state, event: nil, unmet.message) {
             return found
+        }
+        guard frameMoves != nil else {
+            // A static table's moves depend on the state alone (no frame moves were expanded): its sites are the state's.
+            for site in rules.stateSites(state) {
+                if let found = violation(site.property, state: top.state, event: site.event, site.message) { return found }
+            }
+            return checkUserRules()
         }
         model.successors(state: state, keys: top.keys, values: top.packed, into: &successors)
         for successor in successors where successor.outcome == .illegal {

@@ -65,7 +65,7 @@ struct Lockstep {
     /// Starts at the root of `variant`; returns a violation found there, if any (`nil` too when the driver cannot run the variant).
     mutating func start(variant: Int = 0) -> FuzzOutcome? {
         self.variant = variant
-        if model.isStatic { driver.reset() } else if !driver.start(variant: variant) { return nil }
+        if !driver.start(variant: variant) { return nil }
         let root = model.roots[variant]
         frames = [Frame(state: model.initial.rawValue, keys: root.keys, values: [:], event: nil, packed: root.values)]
         expected = [:]
@@ -117,40 +117,7 @@ struct Lockstep {
             return (true, check(after: "back"))
         case let .event(name, values):
             guard let event = model.event(named: name) else { return (false, nil) }
-            if !model.isStatic { return applyByFrame(action, event: event, name: name, values: values) }
-            guard let move = model.moves[Int(top.state)].first(where: { $0.event == event }) else {
-                // An event the step does not emit: an app's table must refuse it too.
-                guard traits.probesEveryEvent, values?.isEmpty ?? true else { return (false, nil) }
-                actions.append(action)
-                let index = actions.count
-                let accepted = driver.send(event) { .string(Self.simpleValue(model.keys[$0.index], step: index)) }
-                steps.append(pathStep(event: name))
-                return (true, refusal(of: name, accepted: accepted))
-            }
-            if let values, values.count != move.addedKeys.count { return (false, nil) }
-            actions.append(action)
-            let index = actions.count
-            var pushed: [Int: String] = [:]
-            for (i, key) in move.addedKeys.enumerated() {
-                pushed[key.index] = values?[i] ?? Self.simpleValue(model.keys[key.index], step: index)
-            }
-            let accepted = driver.send(event) { key in .string(pushed[key.index] ?? "") }
-            guard let target = move.target else {
-                steps.append(pathStep(event: name))
-                return (true, refusal(of: name, accepted: accepted))
-            }
-            let from = top.state
-            frames.append(Frame(state: target.rawValue, keys: top.keys | move.adds.bits, values: pushed, event: name))
-            for (key, value) in pushed { expected[key] = value }
-            steps.append(pathStep(event: name))
-            if !accepted {
-                return (true, violation(.divergence, state: from, event: name,
-                                        "\(subject) rejected \(name) from \(model.states[Int(from)]), which the table sends to \(model.states[target.index])"))
-            }
-            if let found = mismatch() {
-                return (true, violation(.divergence, state: target.rawValue, event: name, "after \(name), \(found.summary(subject: subject))", mismatch: found))
-            }
-            return (true, check(after: name))
+            return applyByFrame(action, event: event, name: name, values: values)
         }
     }
 
@@ -167,22 +134,10 @@ struct Lockstep {
         return nil
     }
 
-    func pathStep(event: String?) -> PathStep {
-        if !model.isStatic { return framePathStep(event: event) }
-        let keys = KeySet(bits: top.keys)
-        var values: [String: String] = [:]
-        for key in keys {
-            values[model.keys[key.index]] = model.secrets.contains(key) ? FlowReport.redacted : (expected[key.index] ?? "?")
-        }
-        return PathStep(event: event, state: model.states[Int(top.state)], data: model.names(of: keys), values: values)
-    }
+    func pathStep(event: String?) -> PathStep { framePathStep(event: event) }
 
     /// Every difference between the runtime and the model's top frame, or nil.
-    func mismatch() -> FrameMismatch? {
-        if !model.isStatic { return frameMismatch() }
-        return FrameComparator(model: model).compare(driver, state: top.state, height: traits.readsInternals ? frames.count : nil, keys: top.keys,
-                                              expected: { .string(expected[$0.index] ?? "") }, display: { "\($0)" })
-    }
+    func mismatch() -> FrameMismatch? { frameMismatch() }
 
     /// The variant an `authflow/2` violation names, as the complete checker's do: its own field, never part of the
     /// message, so the same finding reads the same from every reporter.
@@ -191,18 +146,7 @@ struct Lockstep {
     func includes(_ property: Property) -> Bool { properties?.contains(property) ?? true }
 
     /// Checks the spec properties at the current frame; returns the first violation of an unseen site.
-    mutating func check(after event: String?) -> FuzzOutcome? {
-        if !model.isStatic { return checkFrame() }
-        let state = Int(top.state)
-        if let unmet = rules.unmetRequirement(state: state, keys: top.keys, values: top.packed),
-           let found = violation(unmet.property, state: top.state, event: nil, unmet.message) {
-            return found
-        }
-        for site in rules.stateSites(state) {
-            if let found = violation(site.property, state: top.state, event: site.event, site.message) { return found }
-        }
-        return checkUserRules()
-    }
+    mutating func check(after event: String?) -> FuzzOutcome? { checkFrame() }
 
     /// The first of the spec's own rules the top frame (which the runtime holds) breaks, unless seen or filtered out.
     mutating func checkUserRules() -> FuzzOutcome? {
