@@ -45,7 +45,7 @@ EXPLANATIONS: dict[str, str] = {}
 
 
 # ---------------------------------------------------------------------------------------------
-# The harness's model of the spec semantics (README "The spec format"; not authcheck's code)
+# The harness's model of the spec semantics (docs/spec-by-example.md; not authcheck's code)
 # ---------------------------------------------------------------------------------------------
 
 class SpecModel:

@@ -43,7 +43,7 @@ extension EndToEndCase {
     /// The `authflow/2` fixture of the checker's tests: values, counters, config variants, guards, a reset row.
     static let version2Spec = "Tests/AuthFlowCheckerTests/Fixtures/version2/sign-in.json"
 
-    /// The README's example: sessions recorded against session-restore, six of them broken, the last record cut off.
+    /// The example of docs/traces.md: sessions recorded against session-restore, six of them broken, the last record cut off.
     static let exampleLog = "Examples/traces/session-restore.jsonl"
 
     /// Recorded sessions against their spec: each finding located, records that cannot be read, the funnel in every format.

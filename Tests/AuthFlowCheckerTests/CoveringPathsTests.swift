@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func theFiguresOfTheSpecs() throws {
-        // Written down in the README: paths, total steps against the lower bound.
+        // Written down in docs/paths.md: paths, total steps against the lower bound.
         for spec in Files.staticSpecs {
             let cover = CoveringPaths(model: try Files.model(spec), target: .transitions)
             print("\(spec.split(separator: "/").last!): \(cover.paths.count) paths, \(cover.length) steps, lower bound \(cover.lowerBound)")

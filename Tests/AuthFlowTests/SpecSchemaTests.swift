@@ -177,7 +177,7 @@ import Testing
         return examples
     }
 
-    @Test(arguments: ["README.md", "docs/spec-format.md", "docs/spec-format-2.md"])
+    @Test(arguments: ["README.md", "docs/tutorial.md", "docs/spec-by-example.md", "docs/spec-format.md", "docs/spec-format-2.md"])
     func everyWholeSpecShownInTheDocsLoads(_ document: String) throws {
         let examples = try Self.examples(in: document)
         if document != "docs/spec-format.md" { #expect(!examples.isEmpty, "\(document) shows a whole spec") }
