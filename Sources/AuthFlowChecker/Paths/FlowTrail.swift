@@ -56,10 +56,10 @@ package enum FlowTrail {
         }
         var variant = [String: String]()
         for value in violation.variant ?? [] { variant[value.key] = value.value }
-        let chosen = model.isStatic ? nil : choices(along: violation.path, model: model, variant: variantIndex(variant, model: model) ?? 0)
+        let chosen = choices(along: violation.path, model: model, variant: variantIndex(variant, model: model) ?? 0)
         var entry = FuzzRegressions.Entry(line: 1, spec: model.name, table: model.tableHash, actions: Array(actions),
                                           site: violation.site.description, variant: variant, after: nil,
-                                          chosen: chosen?.contains { !$0.isEmpty } == true ? chosen : nil)
+                                          chosen: chosen.contains { !$0.isEmpty } ? chosen : nil)
         // The frames the same run reaches, so a replay of the file follows them exactly.
         var lockstep = Lockstep(rules: SiteRules(model: model), driver: driver, properties: [violation.property], traits: traits,
                                 frameMoves: frameMoves(model, analysis: analysis, deadline: .none))
@@ -84,7 +84,7 @@ package enum FlowTrail {
     /// - Returns: an error naming a key the step does not add or a value outside its key's values.
     static func resolved(_ action: FuzzAction, chosen: [String: String], step: Int, lockstep: Lockstep) -> Result<FuzzAction, ChoiceError> {
         let model = lockstep.model
-        guard !chosen.isEmpty, case let .event(name, nil) = action, !model.isStatic, !lockstep.frames.isEmpty,
+        guard !chosen.isEmpty, case let .event(name, nil) = action, !lockstep.frames.isEmpty,
               let event = model.event(named: name),
               let emission = model.emissions[Int(lockstep.top.state)].first(where: { $0.event == event }) else { return .success(action) }
         let layout = model.layout
@@ -104,8 +104,7 @@ package enum FlowTrail {
     /// For a flow whose moves depend on its data, every configuration's moves, so a run checks `deadlock` and `no-exit` per frame:
     /// `analysis`'s, or a search of its own under the supporting limits.
     static func frameMoves(_ model: FlowModel, analysis: FlowAnalysis?, deadline: Deadline) -> FrameMoves? {
-        if model.isStatic { return nil }
-        return (analysis ?? FlowAnalysis(model: model, limits: .supporting)).frameMoves(within: deadline)
+        (analysis ?? FlowAnalysis(model: model, limits: .supporting)).frameMoves(within: deadline)
     }
 
     /// A covering path (``CoveringPaths/Path``) as a trail with no site: its variant, each step's chosen values, and the
