@@ -112,6 +112,9 @@ extension EndToEndCase {
         .init("fuzz-json", ["fuzz", "--format", "json", "--seed", "3", Fixture.spec("secrets")],
               environment: ["AUTHCHECK_TEST_FAULT": "undo-refused:otp"]),
         .init("fuzz-invalid-spec", ["fuzz", Fixture.spec("malformed")]),
+        // A reachable rule that check finds broken: no random path can show that no path exists, and the run says so.
+        .init("fuzz-reachable-rule-undecided", ["fuzz", "--runs", "50", Fixture.spec("unreached-rule")]),
+        .init("fuzz-reachable-rule-undecided-json", ["fuzz", "--format", "json", "--runs", "50", Fixture.spec("unreached-rule")]),
         // The spec's own rule by its id, shrunk to the checker's shortest; the replay line keeps the choice.
         .init("fuzz-user-property", ["fuzz", "--seed", "3", "--property", "mfa-before-session", version2Broken("mfa-skip")]),
         .init("export-promela", ["export", "--format", "promela", "--depth", "3", Fixture.sessionRestore]),

@@ -13,6 +13,12 @@ public enum FuzzReportRenderer {
             + properties
     }
 
+    /// The spec's `reachable` rules the run checks: a random path can show a way in, never that there is none,
+    /// so a run that finds no failure has not decided them (``FlowChecker`` does).
+    static func undecided(_ model: FlowModel, options: FuzzOptions) -> [String] {
+        Property.userProperties(of: model).filter { $0.rule?.kind == .reachable && (options.properties?.contains($0) ?? true) }.map(\.id)
+    }
+
     public static func text(_ report: FuzzReport, spec: String, model: FlowModel, options: FuzzOptions, style: TextStyle = .plain) -> String {
         var lines: [String] = []
         let secrets = Set(model.names(of: model.secrets))
@@ -34,6 +40,11 @@ public enum FuzzReportRenderer {
             lines.append("\(TerminalText.escaped(spec)): \(style.warn("incomplete")) — \(report.stoppedBy.map { "\($0)" } ?? "a limit was reached") after \(report.runs) of \(options.runs) runs")
         default:
             lines.append("\(TerminalText.escaped(spec)): \(style.good("holds")) — \(ReportRenderer.counted(report.runs, "random path")), \(ReportRenderer.counted(report.steps, "step")), no failure (seed \(report.seed))")
+        }
+        let undecided = undecided(model, options: options)
+        if report.verdict != .violated, !undecided.isEmpty {
+            lines.append("not decided: \(undecided.map(TerminalText.escaped).joined(separator: ", ")) — a reachable rule: a random path can show "
+                         + "a way in, never that there is none; '\(ReportRenderer.program) check' decides it")
         }
         let c = report.coverage
         lines.append("coverage: states \(c.statesHit)/\(c.statesReachable), transitions \(c.transitionsHit)/\(c.transitionsLive), (state, event) pairs \(c.pairsHit)/\(c.pairsReachable)"
@@ -66,6 +77,10 @@ public enum FuzzReportRenderer {
                 ("path", .array(failure.shrunk.map { .string($0.name) })),
                 ("replay", .string(replayCommand(spec: spec, failure: failure, options: options))),
             ]))))
+        }
+        let undecided = undecided(model, options: options)
+        if report.verdict != .violated, !undecided.isEmpty {
+            members.append(("undecided", .array(undecided.map(JSON.string))))
         }
         let c = report.coverage
         members.append(("coverage", .object(JSONObject([
