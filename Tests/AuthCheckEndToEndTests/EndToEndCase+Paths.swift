@@ -16,6 +16,8 @@ extension EndToEndCase {
               environment: ["AUTHCHECK_TEST_FAULT": "undo-refused:otp"]),
         .init("replay-fixed", ["replay", Fixture.spec("secrets"), trail("secrets-undo-mismatch")]),
         .init("replay-another-spec", ["replay", Fixture.spec("secrets"), trail("no-exit-help")]),
+        // Recorded against an older table: replayed with a note (as fuzz --regressions does), not refused.
+        .init("replay-older-table", ["replay", Fixture.spec("no-exit"), trail("no-exit-help-older-table")]),
         .init("replay-unknown-event", ["replay", Fixture.spec("no-exit"), trail("tampered-unknown-event")]),
         .init("replay-reordered", ["replay", Fixture.spec("no-exit"), trail("tampered-reordered")]),
         .init("usage-replay-no-trail", ["replay", Fixture.spec("no-exit")]),

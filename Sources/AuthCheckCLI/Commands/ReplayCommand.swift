@@ -21,14 +21,17 @@ enum ReplayCommand: Subcommand {
             trail recorded), or a divergence of the runtime from the spec.
             An authflow/2 trail runs in the variant it names (printed under the file when
             the flow has config), and each step sends the values the trail chose for the
-            valued keys it adds (the system's answer).
+            valued keys it adds (the system's answer). A trail recorded against another
+            version of the table (the spec changed since) is replayed with a note on
+            stderr, as 'fuzz --regressions' replays its entries: replaying it after a fix
+            is what it is for.
             """),
         (title: "EXIT STATUS", body: """
             0  no trail reproduces its violation (fixed)
             1  a trail reproduces its violation, or the runtime diverged from the spec
             2  wrong usage, an invalid spec, a trail that cannot be read, or a trail
-               recorded for another flow, table or variant, naming an unknown event, or
-               that the flow does not follow
+               recorded for another flow or variant, naming an unknown event, or that
+               the flow does not follow
             3  a limit stopped the run before a trail could be called fixed: --timeout
                passed loading the spec or reading a trail, or the search of an
                authflow/2 flow's moves stopped short of a deadlock or no-exit site
@@ -91,6 +94,7 @@ enum ReplayCommand: Subcommand {
             context.console.err("error: \(file): not replayed: \(refusal)")
             return 2
         }
+        if let note = FlowTrail.tableNote(entry, model: model) { context.console.err("note: \(file): \(note)") }
         let driver = context.environment.makeDriver(model) ?? SessionDriver(model: model)
         let replay = FlowTrail.replay(entry, model: model, driver: driver, analysis: analysis, deadline: deadline)
         let style = context.style

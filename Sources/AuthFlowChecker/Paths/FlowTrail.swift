@@ -206,12 +206,11 @@ package enum FlowTrail {
     /// Refused: a trail recorded for a flow of another name or another table (any change to the
     /// table may change where the path goes), one without a site, or one naming an event the flow
     /// does not have.
+    /// A trail recorded against another version of the table is not refused (see ``tableNote(_:model:)``): replaying it
+    /// after a fix is what it is for, and the flow's own steps say where it no longer follows.
     package static func refusal(_ entry: FuzzRegressions.Entry, model: FlowModel) -> String? {
         if let spec = entry.spec, spec != model.name {
             return "recorded for the flow '\(spec)', not '\(model.name ?? "(unnamed)")'"
-        }
-        if let table = entry.table, table != model.tableHash {
-            return "recorded against another version of the table (\(table), now \(model.tableHash)); record it again with 'authcheck explore --trail'"
         }
         guard let site = entry.site, parseSite(site, model: model) != nil else {
             return entry.site.map { "names the site '\($0)', which is no property@state or rule of this flow" } ?? "names no \"site\""
@@ -227,6 +226,12 @@ package enum FlowTrail {
             return "step \((entry.actions.firstIndex(of: unknown) ?? 0) + 1) is the event '\(unknown.name)', which the flow does not have"
         }
         return nil
+    }
+
+    /// The note for a trail recorded against another version of the table, as `fuzz --regressions` gives it; `nil` for the same table.
+    package static func tableNote(_ entry: FuzzRegressions.Entry, model: FlowModel) -> String? {
+        guard let table = entry.table, table != model.tableHash else { return nil }
+        return "replayed, though recorded against another version of the table (\(table), now \(model.tableHash))"
     }
 
     /// The site `text` names (`property@state` or `property@state.event`), when its property and state exist.
