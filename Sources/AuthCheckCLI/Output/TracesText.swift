@@ -76,13 +76,17 @@ enum TracesText {
                                    transition.fired ? "fired" : "dead", grouped(transition.taken)])
         }
         transitionRows.append(["total", "", grouped(report.transitions.reduce(0) { $0 + $1.taken })])
-        let never = Set(report.neverTaken.map(\.id))
         lines += CoverageText.table(transitionRows, rightAligned: [2], style: style) { row in
-            row > 0 && row <= report.transitions.count && never.contains(report.transitions[row - 1].id) ? .warn : nil
+            row > 0 && row <= report.transitions.count && report.transitions[row - 1].fired && report.transitions[row - 1].taken == 0 ? .warn : nil
         }
+        // Each as its row, as the table shows it: two guarded rows of one state and event differ only in where they go.
         let neverTaken = report.neverTaken
-        lines.append("never taken, though the spec reaches them: "
-                     + (neverTaken.isEmpty ? "none" : style.warn(neverTaken.map(\.id).joined(separator: ", "))))
+        if neverTaken.isEmpty {
+            lines.append("never taken, though the spec reaches them: none")
+        } else {
+            lines.append("never taken, though the spec reaches them (\(neverTaken.count)):")
+            lines += neverTaken.map { "  " + style.warn("\($0.from) --\($0.event)--> \($0.to)") }
+        }
         if !report.offSpec.isEmpty {
             lines.append("taken though the spec has no such move: "
                          + style.bad(report.offSpec.map { "\($0.from) --\($0.event)--> \($0.to) (\(grouped($0.count)))" }.joined(separator: ", ")))
