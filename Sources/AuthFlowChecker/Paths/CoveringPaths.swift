@@ -78,6 +78,8 @@ public struct CoveringPaths: Sendable {
         /// The emission and the data after its effects (for the values the step adds).
         var emission: Int32
         var effectValues: UInt64
+        /// Whether it is a reset: back at the root, where a path of its own begins.
+        var resets = false
     }
 
     init(graph: ConfigurationGraph, target: CoverTarget, deadline: Deadline = .none) {
@@ -112,7 +114,8 @@ public struct CoveringPaths: Sendable {
                 }
                 if let child {
                     moves[i].append(Move(event: successor.event.rawValue, child: child, row: Int32(successor.row),
-                                         emission: Int32(successor.emission), effectValues: successor.effectValues))
+                                         emission: Int32(successor.emission), effectValues: successor.effectValues,
+                                         resets: successor.outcome == .reset))
                 }
             }
         }
@@ -245,6 +248,12 @@ public struct CoveringPaths: Sendable {
                         path.chosen.append([])
                     }
                     current = Int(move.child)
+                    if move.resets {
+                        // Back at the root with nothing held: what follows is a path of its own, as a tester would write it,
+                        // not the tail of one long tour (sign-out after sign-out chained 44 steps).
+                        paths.append(path)
+                        path = empty
+                    }
                 }
             }
             if !path.events.isEmpty { paths.append(path) }
