@@ -40,8 +40,9 @@ enum ExportCommand: Subcommand {
             'spin -a model.pml && cc -DSAFETY -o pan pan.c && ./pan -c0 -m1000000'.
             With --depth N: the bounded undo-stack walk, the stack as an array of frames,
             one push per legal forward event up to N and back as a pop, with the same
-            assertions; SPIN's 'states, stored' equals the 'stacks' count of
-            'authcheck check --depth N' plus one.
+            assertions and deadlock asserted on each frame entered (back keeps the process
+            running, so no end state is invalid there); SPIN's 'states, stored' equals the
+            'stacks' count of 'authcheck check --depth N' plus one.
             """),
         (title: "EXIT STATUS", body: HelpFormatter.exitStatus(writing: "the model was") + "\n3  --timeout passed before the model was written (stdout stays empty)"),
     ]

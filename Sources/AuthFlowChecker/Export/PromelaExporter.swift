@@ -98,7 +98,7 @@ package enum PromelaExporter {
         guard text.hasPrefix("assertion violated ") else { return nil }
         let assertion = text.dropFirst("assertion violated ".count).drop { $0 == "(" }
         let name = assertion.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
-        return candidates.first { $0 != .deadlock && marker($0) == name }
+        return candidates.first { marker($0) == name }
     }
 
     /// Returns the Promela model of the stacks of at most `depth` forward events of `model`.

@@ -55,8 +55,8 @@ struct PromelaWriter {
         if let depth {
             out.append("/* authcheck: the undo stacks of at most \(depth) forward events of \(name).")
             out.append("   One stored state per stack, plus SPIN's initial state: states stored = stacks + 1.")
-            out.append("   Assertions name the property they check; back and the depth bound keep deadlocks from")
-            out.append("   showing here: export without --depth for the model whose errors match authcheck check.")
+            out.append("   Assertions name the property they check. Back and the depth bound always leave a way on,")
+            out.append("   so a deadlock is asserted on each frame entered (deadlock), not left to pan's end states.")
             out.append(contentsOf: ruleLines())
             out.append("   Run: spin -a THIS.pml && cc -O2 -DSAFETY -o pan pan.c && ./pan -m\(depth + 10) */")
         } else {
@@ -453,6 +453,13 @@ struct PromelaWriter {
             if illegal != .false { out.append(assertion(.illegalTransition, holds: illegal.negated)) }
         }
         if terminalExit[state] { out.append(assertion(.terminalExit, holds: .false)) }
+        // In the stack model back and the bound always leave a way on, so no end state is invalid: a deadlock is
+        // asserted on the frame as entered instead, as the checker decides it (some emission offered and some row
+        // taking one of its branches; a terminal or back-only screen never deadlocks).
+        if depth != nil, !model.isTerminal[state], !model.isBackOnly[state] {
+            let moves = canMove(state, frame: frame)
+            if moves != .true { out.append(assertion(.deadlock, holds: moves)) }
+        }
         // The spec's own rules, on the frame as entered: `at` is known here, so it folds away.
         for (index, rule) in model.properties.enumerated() where rule.kind != .reachable {
             let satisfied = condition(rule.condition, state: state, data: PromelaData(), frame: frame)
@@ -460,6 +467,18 @@ struct PromelaWriter {
             if holds != .true { out.append(assertion(Property(rule: rule, index: index), holds: holds)) }
         }
         return out
+    }
+
+    /// Whether the frame `frame`, in `state`, has a move: an emission offered with a branch some row takes (a push or a reset).
+    private func canMove(_ state: Int, frame: Frame) -> PromelaExpression {
+        .any(of: model.emissions[state].map { emission in
+            let offered = condition(emission.when, state: state, data: PromelaData(), frame: frame)
+            let taken = (0..<emission.branchCount(model.layout)).map { branch -> PromelaExpression in
+                let data = PromelaData().applying(emission, branch: branch, layout: model.layout)
+                return .any(of: emission.rows.map { condition($0.when, state: state, data: data, frame: frame) })
+            }
+            return .all(of: [offered, .any(of: taken)])
+        })
     }
 
     /// `assert(marker || holds)`: the marker is always 0, so pan's message names the property.
