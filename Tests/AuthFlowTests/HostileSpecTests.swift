@@ -431,8 +431,8 @@ enum Hostile {
     @Test func filesThatAreNotSpecsAreRefusedByName() throws {
         try Self.withTemporaryDirectory { directory in
             let missing = directory.appendingPathComponent("missing.json").path
-            #expect(Self.fileIssue(missing) == SpecIssue(path: "$", message: "no such file"))
-            #expect(Self.fileIssue(directory.path) == SpecIssue(path: "$", message: "is a directory, not a spec file"))
+            #expect(Self.fileIssue(missing) == SpecIssue(path: SpecIssue.wholeFile, message: "no such file"))
+            #expect(Self.fileIssue(directory.path) == SpecIssue(path: SpecIssue.wholeFile, message: "is a directory, not a spec file"))
 
             let empty = directory.appendingPathComponent("empty.json")
             try Data().write(to: empty)
@@ -441,11 +441,11 @@ enum Hostile {
 
             let loop = directory.appendingPathComponent("loop.json")
             try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: loop.path)
-            #expect(Self.fileIssue(loop.path) == SpecIssue(path: "$", message: "a loop of symbolic links (ELOOP): following them never reaches a file"))
+            #expect(Self.fileIssue(loop.path) == SpecIssue(path: SpecIssue.wholeFile, message: "a loop of symbolic links (ELOOP): following them never reaches a file"))
 
             let dangling = directory.appendingPathComponent("dangling.json")
             try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: missing)
-            #expect(Self.fileIssue(dangling.path) == SpecIssue(path: "$", message: "no such file"))
+            #expect(Self.fileIssue(dangling.path) == SpecIssue(path: SpecIssue.wholeFile, message: "no such file"))
         }
         #expect(Self.fileIssue("/dev/null") == SpecIssue(path: "$", location: AuthFlow.SourceLocation(line: 1, column: 1),
                                                          message: "malformed JSON: empty document"))
@@ -457,10 +457,10 @@ enum Hostile {
             try Data(Hostile.minimal.utf8).write(to: spec)
             let size = Hostile.minimal.utf8.count
             #expect(Self.fileIssue(spec.path, maxBytes: size) == nil)
-            #expect(Self.fileIssue(spec.path, maxBytes: size - 1) == SpecIssue(path: "$", message: "the file is \(size) bytes; the limit is \(size - 1) bytes"))
+            #expect(Self.fileIssue(spec.path, maxBytes: size - 1) == SpecIssue(path: SpecIssue.wholeFile, message: "the file is \(size) bytes; the limit is \(size - 1) bytes"))
         }
         // A device reports no size: the read stops one byte past the limit.
-        #expect(Self.fileIssue("/dev/zero", maxBytes: 64) == SpecIssue(path: "$", message: "the file is over 64 bytes; the limit is 64 bytes"))
+        #expect(Self.fileIssue("/dev/zero", maxBytes: 64) == SpecIssue(path: SpecIssue.wholeFile, message: "the file is over 64 bytes; the limit is 64 bytes"))
     }
 
     @Test func aSpecOverEightMebibytesIsRefusedUnread() throws {
@@ -470,7 +470,7 @@ enum Hostile {
             let handle = try FileHandle(forWritingTo: big)
             try handle.truncate(atOffset: UInt64(SpecLoader.defaultMaxBytes + 1))   // sparse: nothing is written
             try handle.close()
-            #expect(Self.fileIssue(big.path) == SpecIssue(path: "$", message: "the file is 8388609 bytes; the limit is 8388608 bytes"))
+            #expect(Self.fileIssue(big.path) == SpecIssue(path: SpecIssue.wholeFile, message: "the file is 8388609 bytes; the limit is 8388608 bytes"))
         }
     }
 }

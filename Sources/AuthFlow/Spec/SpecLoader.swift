@@ -33,7 +33,7 @@ public enum SpecLoader {
         do {
             bytes = try InputSource.file(path, what: "a spec file", deadline: deadline.timeout == nil ? nil : deadline).readAll(limit: maxBytes)
         } catch {
-            throw InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: error.reason)])
+            throw InvalidSpecError(file: path, issues: [SpecIssue(path: SpecIssue.wholeFile, message: error.reason)])
         }
         return try load(bytes: bytes, file: path, deadline: deadline)
     }
