@@ -11,5 +11,10 @@ extension EndToEndCase {
         .init("check-counter-equals", ["check", Fixture.spec("counter-equals")]),
         // A when beside list-form emissions: not an event called 'when'; the object form is shown.
         .init("check-when-beside-list", ["check", Fixture.spec("when-beside-list")]),
+        // Settings the semantics never reads are spec warnings at the setting: back on a terminal step, a terminal
+        // state in anywhere's except, clears on a reset row. The flow still holds (exit 0), and JSON lists them too.
+        .init("check-terminal-back", ["check", Fixture.spec("terminal-back")]),
+        .init("check-ignored-settings", ["check", Fixture.spec("ignored-settings-2")]),
+        .init("check-ignored-settings-json", ["check", "--format", "json", Fixture.spec("terminal-back")]),
     ]
 }

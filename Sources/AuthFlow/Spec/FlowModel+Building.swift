@@ -20,6 +20,7 @@ extension FlowModel {
         let passes: [(inout _FlowModelBuilder) -> Void] = [
             { $0.internStates() }, { $0.screenNames() }, { $0.readTerminals() }, { $0.readDeclarations() }, { $0.readSteps() },
             { $0.readSecrets() }, { $0.readTransitions() }, { $0.compileSemantics() }, { $0.readIntent() },
+            { $0.warnIgnoredSettings() },
         ]
         for pass in passes {
             pass(&builder)

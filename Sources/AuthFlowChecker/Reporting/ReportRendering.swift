@@ -124,6 +124,15 @@ public enum ReportRenderer {
             lint.append((key, .array(list.map(JSON.string))))
         }
         members.append(("lint", .object(JSONObject(lint))))
+        // Spec warnings (settings ignored, duplicate rows, rows whose event is never emitted) appear when there are some.
+        if !report.warnings.isEmpty {
+            members.append(("warnings", .array(report.warnings.map { warning in
+                .object(JSONObject([
+                    ("path", .string(warning.path)), ("line", warning.location.map { .int($0.line) } ?? .null),
+                    ("column", warning.location.map { .int($0.column) } ?? .null), ("message", .string(warning.message)),
+                ]))
+            })))
+        }
         var stats: [(String, JSON)] = [
             ("states", .int(report.stats.states)), ("configurations", .int(report.stats.configurations)),
             ("depth", .int(report.stats.depth)), ("stacks", .int(report.stats.stacks)),
