@@ -162,12 +162,12 @@ struct HostileFile: CustomTestStringConvertible, Sendable {
         #"{"format":"authflow/1","initial":"a","success":["b"],"abort":[],"steps":{"a":{"emits":{"go":[]}},"b":{}},"transitions":[{"from":"a","on":"go","to":"b"}]}"#
 
     static let files: [HostileFile] = [
-        HostileFile(name: "a missing file", content: .missing, status: 2, stderr: "error: SPEC: $: no such file\n"),
-        HostileFile(name: "a directory", content: .directory, status: 2, stderr: "error: SPEC: $: is a directory, not a spec file\n"),
+        HostileFile(name: "a missing file", content: .missing, status: 2, stderr: "error: SPEC: no such file\n"),
+        HostileFile(name: "a directory", content: .directory, status: 2, stderr: "error: SPEC: is a directory, not a spec file\n"),
         HostileFile(name: "an empty file", content: .text { "" }, status: 2, stderr: "error: SPEC: 1:1: $: malformed JSON: empty document\n"),
         HostileFile(name: "/dev/null", content: .path("/dev/null"), status: 2, stderr: "error: SPEC: 1:1: $: malformed JSON: empty document\n"),
         HostileFile(name: "a 9 MiB file", content: .sparse(9 << 20), status: 2,
-                    stderr: "error: SPEC: $: the file is 9437184 bytes; the limit is 8388608 bytes\n"),
+                    stderr: "error: SPEC: the file is 9437184 bytes; the limit is 8388608 bytes\n"),
         HostileFile(name: "a truncated spec", content: .text { String(minimal.prefix(60)) }, status: 2,
                     stderr: "error: SPEC: 1:61: $: malformed JSON: expected ':' after object key, found end of input\n"),
         HostileFile(name: "invalid UTF-8", content: .bytes { Array(minimal.utf8.prefix(34)) + [0xFF] + Array(minimal.utf8.dropFirst(35)) }, status: 2,
@@ -242,7 +242,8 @@ struct HostileFile: CustomTestStringConvertible, Sendable {
                 let problem = file.stderr.replacingOccurrences(of: "error: SPEC: ", with: "")
                 #expect(stderr == "", "\(run)")
                 #expect(stdout.hasPrefix("SPEC: invalid — "), "\(run)")
-                #expect(stdout.contains("\n   \(problem)"), "\(run)")
+                // A file that cannot be read is one line, `SPEC: invalid — no such file`; a problem inside it is listed below.
+                #expect(stdout.contains("\n   \(problem)") || stdout == "SPEC: invalid — \(problem)", "\(run)")
             } else {
                 #expect(stderr == file.stderr, "\(run)")
             }
@@ -272,8 +273,8 @@ struct HostileFile: CustomTestStringConvertible, Sendable {
             let run = try MeasuredRun.authcheck(["check", good.path, missing, directory.path])
             #expect(run.status == 2, "\(run)")
             #expect(run.stderr == "", "\(run)")
-            #expect(run.stdout.contains("\(missing): invalid — 1 problem\n   $: no such file\n"), "\(run)")
-            #expect(run.stdout.contains("\(directory.path): invalid — 1 problem\n   $: is a directory, not a spec file\n"), "\(run)")
+            #expect(run.stdout.contains("\(missing): invalid — no such file\n"), "\(run)")
+            #expect(run.stdout.contains("\(directory.path): invalid — is a directory, not a spec file\n"), "\(run)")
             #expect(run.stdout.contains("\(good.path): holds"), "\(run)")
         }
     }

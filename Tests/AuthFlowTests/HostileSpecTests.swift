@@ -78,9 +78,10 @@ enum Hostile {
         HostileSpec("truncated inside an escape", #"{"a": "x\u12"#, "$", (1, 13),
                     #"malformed JSON: expected 4 hex digits after \u, found end of input"#),
         HostileSpec("unclosed array", "[1, 2", "$", (1, 6), "malformed JSON: expected ',' or ']' after array element, found end of input"),
-        HostileSpec("trailing comma in an object", #"{"a": 1,}"#, "$", (1, 9),
-                    "malformed JSON: expected a string key after ',' in object, found '}'"),
-        HostileSpec("trailing comma in an array", "[1,]", "$", (1, 4), "malformed JSON: expected a value after ',' in array, found ']'"),
+        HostileSpec("trailing comma in an object", #"{"a": 1,}"#, "$", (1, 8),
+                    "malformed JSON: trailing comma before '}': JSON allows no comma after the last member of an object; remove it"),
+        HostileSpec("trailing comma in an array", "[1,]", "$", (1, 3),
+                    "malformed JSON: trailing comma before ']': JSON allows no comma after the last element of an array; remove it"),
         HostileSpec("two documents", "{} {}", "$", (1, 4), "malformed JSON: trailing content after the JSON value, found '{'"),
         HostileSpec("single quotes", "{'format': 1}", "$", (1, 2), #"malformed JSON: expected a string key or '}' in object, found "'""#),
         HostileSpec("unquoted key", "{format: 1}", "$", (1, 2), "malformed JSON: expected a string key or '}' in object, found 'f'"),
@@ -430,8 +431,8 @@ enum Hostile {
     @Test func filesThatAreNotSpecsAreRefusedByName() throws {
         try Self.withTemporaryDirectory { directory in
             let missing = directory.appendingPathComponent("missing.json").path
-            #expect(Self.fileIssue(missing) == SpecIssue(path: "$", message: "no such file"))
-            #expect(Self.fileIssue(directory.path) == SpecIssue(path: "$", message: "is a directory, not a spec file"))
+            #expect(Self.fileIssue(missing) == SpecIssue(path: SpecIssue.wholeFile, message: "no such file"))
+            #expect(Self.fileIssue(directory.path) == SpecIssue(path: SpecIssue.wholeFile, message: "is a directory, not a spec file"))
 
             let empty = directory.appendingPathComponent("empty.json")
             try Data().write(to: empty)
@@ -440,11 +441,11 @@ enum Hostile {
 
             let loop = directory.appendingPathComponent("loop.json")
             try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: loop.path)
-            #expect(Self.fileIssue(loop.path) == SpecIssue(path: "$", message: "a loop of symbolic links (ELOOP): following them never reaches a file"))
+            #expect(Self.fileIssue(loop.path) == SpecIssue(path: SpecIssue.wholeFile, message: "a loop of symbolic links (ELOOP): following them never reaches a file"))
 
             let dangling = directory.appendingPathComponent("dangling.json")
             try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: missing)
-            #expect(Self.fileIssue(dangling.path) == SpecIssue(path: "$", message: "no such file"))
+            #expect(Self.fileIssue(dangling.path) == SpecIssue(path: SpecIssue.wholeFile, message: "no such file"))
         }
         #expect(Self.fileIssue("/dev/null") == SpecIssue(path: "$", location: AuthFlow.SourceLocation(line: 1, column: 1),
                                                          message: "malformed JSON: empty document"))
@@ -456,10 +457,10 @@ enum Hostile {
             try Data(Hostile.minimal.utf8).write(to: spec)
             let size = Hostile.minimal.utf8.count
             #expect(Self.fileIssue(spec.path, maxBytes: size) == nil)
-            #expect(Self.fileIssue(spec.path, maxBytes: size - 1) == SpecIssue(path: "$", message: "the file is \(size) bytes; the limit is \(size - 1) bytes"))
+            #expect(Self.fileIssue(spec.path, maxBytes: size - 1) == SpecIssue(path: SpecIssue.wholeFile, message: "the file is \(size) bytes; the limit is \(size - 1) bytes"))
         }
         // A device reports no size: the read stops one byte past the limit.
-        #expect(Self.fileIssue("/dev/zero", maxBytes: 64) == SpecIssue(path: "$", message: "the file is over 64 bytes; the limit is 64 bytes"))
+        #expect(Self.fileIssue("/dev/zero", maxBytes: 64) == SpecIssue(path: SpecIssue.wholeFile, message: "the file is over 64 bytes; the limit is 64 bytes"))
     }
 
     @Test func aSpecOverEightMebibytesIsRefusedUnread() throws {
@@ -469,7 +470,7 @@ enum Hostile {
             let handle = try FileHandle(forWritingTo: big)
             try handle.truncate(atOffset: UInt64(SpecLoader.defaultMaxBytes + 1))   // sparse: nothing is written
             try handle.close()
-            #expect(Self.fileIssue(big.path) == SpecIssue(path: "$", message: "the file is 8388609 bytes; the limit is 8388608 bytes"))
+            #expect(Self.fileIssue(big.path) == SpecIssue(path: SpecIssue.wholeFile, message: "the file is 8388609 bytes; the limit is 8388608 bytes"))
         }
     }
 }

@@ -45,6 +45,33 @@ import Testing
         #expect(found?.message == "transition target 'nowhere' is not a step (steps: a, b)")
     }
 
+    static let named = """
+    { "format": "authflow/1", "initial": "start", "success": ["home"], "abort": ["cancelled"],
+      "steps": { "start": { "emits": { "go": [], "quit": [] } }, "home": {}, "cancelled": {} },
+      "transitions": [ { "from": "start", "on": "go", "to": "home" }, { "from": "start", "on": "quit", "to": "cancelled" } ] }
+    """
+
+    /// A name that differs from a step only in case, or by a typo, says which step it stands for (the issue's
+    /// `"success": ["Home"]` listed the steps without pointing at `home`); a name near none still lists them.
+    @Test(arguments: [
+        (#""success": ["home"]"#, #""success": ["Home"]"#, "$.success[0]",
+         "success state 'Home' is not a step; did you mean 'home'? (names are case-sensitive)"),
+        (#""initial": "start""#, #""initial": "strt""#, "$.initial",
+         "initial state 'strt' is not a step; did you mean 'start'? (steps: start, home, cancelled)"),
+        (#""abort": ["cancelled"]"#, #""abort": ["canceled"]"#, "$.abort[0]",
+         "abort state 'canceled' is not a step; did you mean 'cancelled'? (steps: start, home, cancelled)"),
+        (#""to": "home""#, #""to": "HOME""#, "$.transitions[0].to",
+         "transition target 'HOME' is not a step; did you mean 'home'? (names are case-sensitive)"),
+        (#""to": "home""#, #""to": "elsewhere""#, "$.transitions[0].to",
+         "transition target 'elsewhere' is not a step (steps: start, home, cancelled)"),
+    ])
+    func aNameNearAStepSuggestsIt(_ replace: String, _ with: String, _ path: String, _ message: String) throws {
+        #expect(issue(Self.named) == nil)
+        let found = try #require(issue(Self.named.replacingOccurrences(of: replace, with: with)))
+        #expect(found.path == path)
+        #expect(found.message == message)
+    }
+
     @Test(arguments: [
         ("\"format\": \"authflow/1\"", "\"format\": \"authflow/3\"", "$.format", "unsupported format 'authflow/3'; this version reads \"authflow/1\", \"authflow/2\""),
         ("\"transitions\"", "\"transitons\"", "$.transitons", "unknown key 'transitons' (did you mean 'transitions'?); allowed: format, name, description, initial, success, abort, steps, transitions, passcode, secrets, outputs, $schema, or any key starting with 'x-'"),

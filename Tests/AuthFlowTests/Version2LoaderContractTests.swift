@@ -37,7 +37,20 @@ import Testing
         edit("a counter in in", #""when": { "in": { "recovery": ["link", "code"] } }"#, #""when": { "in": { "tries": ["1"] } }"#,
              "$.transitions[4].when.in.tries[0]", at: "35:86", #""1""#, "'tries' is a counter: test it with atLeast or below"),
         edit("equals with a value that is not a string", #""equals": { "answer": "ok" }"#, #""equals": { "answer": 1 }"#,
-             "$.transitions[1].when.equals.answer", at: "32:87", "1", "the value of 'answer' in equals must be a string, found number"),
+             "$.transitions[1].when.equals.answer", at: "32:87", "1",
+             "the value of 'answer' in equals must be a string, found number; equals tests a valued key against one of its values (strings); "
+                + #"a counter (declared in data with "max") is tested with atLeast or below: {"atLeast": {"answer": 1}}"#),
+        // A counter compared with equals: the issue's `"equals": {"failedAttempts": 3}` said only "must be a string".
+        edit("equals with a counter and a number", #""equals": { "answer": "ok" }"#, #""equals": { "tries": 3 }"#,
+             "$.transitions[1].when.equals.tries", at: "32:86", "3",
+             "the value of 'tries' in equals must be a string, found number; 'tries' is a counter, which equals cannot test: "
+                + #"write {"atLeast": {"tries": 3}} (3 or more) or {"below": {"tries": 3}} (fewer than 3)"#),
+        edit("set with a counter and a number", #""set": { "answer": "ok" }"#, #""set": { "tries": 1 }"#,
+             "$.steps.mfa.emits.confirm.set.tries", at: "24:56", "1",
+             "the value of 'tries' in set must be a string, found number; 'tries' is a counter: increment it, or clear it to 0"),
+        edit("set with a valued key and a number", #""set": { "answer": "ok" }"#, #""set": { "answer": 1 }"#,
+             "$.steps.mfa.emits.confirm.set.answer", at: "24:57", "1",
+             #"the value of 'answer' in set must be a string, found number; a valued key's values are strings: write "1""#),
         edit("equals not an object", #""equals": { "answer": "ok" }"#, #""equals": ["answer", "ok"]"#,
              "$.transitions[1].when.equals", at: "32:75", #"["answer""#, "equals must be an object mapping keys to values, found array"),
         edit("a row guard that is a list", #""when": { "equals": { "answer": "ok" } }"#, #""when": [{ "has": "answer" }]"#,

@@ -38,7 +38,7 @@ enum SpecRunner {
                 do {
                     bytes = try input.readAllBytes(limit: SpecLoader.defaultMaxBytes, deadline: deadline)
                 } catch {
-                    throw InvalidSpecError(file: name, issues: [SpecIssue(path: "$", message: error.reason)])
+                    throw InvalidSpecError(file: name, issues: [SpecIssue(path: SpecIssue.wholeFile, message: error.reason)])
                 }
                 return try selected(SpecLoader.load(bytes: bytes, file: name, deadline: deadline), options: options, name: name)
             }

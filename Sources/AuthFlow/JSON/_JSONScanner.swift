@@ -123,8 +123,10 @@ struct _JSONScanner {
                     frames[top].members.append(JSONMember(
                         key: frames[top].pendingKey, keyLocation: frames[top].pendingKeyLocation, value: value))
                     if next == UInt8(ascii: ",") {
+                        let comma = self.location(at: pos)
                         pos += 1
                         skipWhitespace()
+                        try refuseTrailingComma(at: comma, before: UInt8(ascii: "}"))
                         try readKeyAndColon(into: &frames[top], expectation: "expected a string key after ',' in object")
                         context = .afterColon
                         continue valueLoop
@@ -138,8 +140,10 @@ struct _JSONScanner {
                 } else {
                     frames[top].elements.append(value)
                     if next == UInt8(ascii: ",") {
+                        let comma = self.location(at: pos)
                         pos += 1
                         skipWhitespace()
+                        try refuseTrailingComma(at: comma, before: UInt8(ascii: "]"))
                         context = .afterArrayComma
                         continue valueLoop
                     } else if next == UInt8(ascii: "]") {
@@ -186,6 +190,16 @@ struct _JSONScanner {
                 message: "the file must be UTF-8, but it has NUL bytes between characters, as UTF-16 or UTF-32 text does",
                 location: start)
         }
+    }
+
+    /// Refuses a comma at `comma` that the closing `bracket` follows, where JSON allows none:
+    /// the error points at the comma and says to remove it, not what a key or value would have been.
+    /// - Parameter comma: the comma's location, taken before the whitespace after it moved the line on.
+    private func refuseTrailingComma(at comma: SourceLocation, before bracket: UInt8) throws(JSONParseError) {
+        guard pos < bytes.count, bytes[pos] == bracket else { return }
+        let what = bracket == UInt8(ascii: "}") ? "member of an object" : "element of an array"
+        throw JSONParseError(message: "trailing comma before '\(Character(Unicode.Scalar(bracket)))': JSON allows no comma after the last \(what); remove it",
+                             location: comma)
     }
 
     // MARK: - Keys, strings

@@ -20,6 +20,7 @@ extension FlowModel {
         let passes: [(inout _FlowModelBuilder) -> Void] = [
             { $0.internStates() }, { $0.screenNames() }, { $0.readTerminals() }, { $0.readDeclarations() }, { $0.readSteps() },
             { $0.readSecrets() }, { $0.readTransitions() }, { $0.compileSemantics() }, { $0.readIntent() },
+            { $0.warnIgnoredSettings() },
         ]
         for pass in passes {
             pass(&builder)
@@ -230,8 +231,26 @@ struct _FlowModelBuilder {
             return nil
         }
         let states = self.states
-        fail(path, "\(role) '\(Self.shown(name))' is not a step (steps: \(Self.listed(states)))")
+        fail(path, Self.notAStep(name, role: role, states: states))
         return nil
+    }
+
+    /// The most steps ``notAStep(_:role:states:)`` searches for a near name.
+    static let maxSearched = 128
+
+    /// `success state 'Home' is not a step; did you mean 'home'? (names are case-sensitive)`: the
+    /// step a typo or a capital letter stands for, when one is near, else the steps there are.
+    static func notAStep(_ name: String, role: String, states: [String]) -> String {
+        let head = "\(role) '\(shown(name))' is not a step"
+        let folded = name.lowercased()
+        if let same = states.first(where: { $0.lowercased() == folded }) {
+            return head + "; did you mean '\(shown(same))'? (names are case-sensitive)"
+        }
+        // Past a hundred steps a search per reference costs more than a typo is worth: the list says how many there are.
+        guard states.count <= maxSearched, let near = SpecLoader.suggestion(for: name, among: states) else {
+            return head + " (steps: \(listed(states)))"
+        }
+        return head + "; did you mean '\(shown(near))'? (steps: \(listed(states)))"
     }
 
     /// Up to twelve names as a message lists them, then how many there are in all.

@@ -1,6 +1,7 @@
 /// One problem found in a spec: where it is and why it is wrong.
 public struct SpecIssue: Hashable, Sendable, CustomStringConvertible {
-    /// The JSON path of the offending value, e.g. `$.transitions[3].to`.
+    /// The JSON path of the offending value, e.g. `$.transitions[3].to`; ``wholeFile`` (empty) when
+    /// the problem is the file itself, not a value in it.
     public var path: String
     /// Where the value starts in the file, when the spec came from a file.
     public var location: SourceLocation?
@@ -13,6 +14,13 @@ public struct SpecIssue: Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The path of a problem with the file itself (no such file, a directory, too large): it has no
+    /// JSON path, so reports say `spec.json: no such file`, not `spec.json: $: no such file`.
+    public static let wholeFile = ""
+
+    /// Whether the problem is the file itself rather than a value in it.
+    public var isWholeFile: Bool { path.isEmpty }
+
     /// Orders issues as they stand in the file: by line and column, those with no location last.
     public static func inDocumentOrder(_ lhs: SpecIssue, _ rhs: SpecIssue) -> Bool {
         switch (lhs.location, rhs.location) {
@@ -23,6 +31,7 @@ public struct SpecIssue: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
+        if isWholeFile { return message }
         if let location { return "\(location): \(path): \(message)" }
         return "\(path): \(message)"
     }

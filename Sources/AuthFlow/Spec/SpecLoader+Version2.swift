@@ -133,12 +133,34 @@ extension _SpecReader {
             note(memberPath, member.value)
             guard checkName(member.key, at: memberPath, member.keyLocation, what: "data key") else { continue }
             guard case let .string(value) = member.value.value else {
-                fail(memberPath, member.value, "the value of '\(SpecLimits.shown(member.key))' in \(what) must be a string, found \(member.value.value.typeName)")
+                let hint = numberHint(member.key, member.value, in: what)
+                fail(memberPath, member.value, "the value of '\(SpecLimits.shown(member.key))' in \(what) must be a string, found \(member.value.value.typeName)" + hint)
                 continue
             }
             pairs.append(.init(member.key, value))
         }
         return pairs
+    }
+
+    /// Why a number given to `equals` or `set` is no value: a counter is tested with `atLeast` or
+    /// `below` and changed with `increment` or `clears`, a valued key's values are strings.
+    func numberHint(_ key: String, _ node: JSONNode, in what: String) -> String {
+        guard case let .number(number) = node.value else { return "" }
+        let name = SpecLimits.shown(key)
+        let shown = SpecLimits.shown(number.literal)
+        let isCounter = counters.contains(key)
+        switch (what, isCounter) {
+        case ("equals", true):
+            return "; '\(name)' is a counter, which equals cannot test: write {\"atLeast\": {\"\(name)\": \(shown)}} (\(shown) or more) "
+                + "or {\"below\": {\"\(name)\": \(shown)}} (fewer than \(shown))"
+        case ("equals", false):
+            return "; equals tests a valued key against one of its values (strings); a counter (declared in data with \"max\") "
+                + "is tested with atLeast or below: {\"atLeast\": {\"\(name)\": \(shown)}}"
+        case (_, true):
+            return "; '\(name)' is a counter: increment it, or clear it to 0"
+        default:
+            return "; a valued key's values are strings: write \"\(shown)\""
+        }
     }
 
     /// A whole number; the model builder says which ones make sense where (a counter's max, a guard's bound).

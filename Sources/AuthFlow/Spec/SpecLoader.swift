@@ -33,7 +33,7 @@ public enum SpecLoader {
         do {
             bytes = try InputSource.file(path, what: "a spec file", deadline: deadline.timeout == nil ? nil : deadline).readAll(limit: maxBytes)
         } catch {
-            throw InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: error.reason)])
+            throw InvalidSpecError(file: path, issues: [SpecIssue(path: SpecIssue.wholeFile, message: error.reason)])
         }
         return try load(bytes: bytes, file: path, deadline: deadline)
     }
@@ -81,6 +81,9 @@ struct _SpecReader {
     var locations: [String: SourceLocation] = [:]
     /// The format version the file declares (1 until its `format` says `authflow/2`).
     var version = 1
+    /// The keys `data` declares as counters (`"max"`), known before the steps are read so that a
+    /// number given to one in `equals` is told to use `atLeast` or `below`.
+    var counters: Set<String> = []
     /// When reading stops, leaving ``timedOut`` set.
     var deadline = Deadline.none
     /// Whether ``deadline`` stopped the reading: what was read is partial, and no issue is reported for it.
@@ -206,6 +209,11 @@ struct _SpecReader {
             }
         }
         for key in SpecKeys.topLevelAdded2 where top[key] != nil { _ = version2(key, at: path.member(key), top[key]) }
+        if version == 2, case let .object(declared)? = top["data"]?.value {
+            for member in declared {
+                if case let .object(fields) = member.value.value, fields.contains(where: { $0.key == "max" }) { counters.insert(member.key) }
+            }
+        }
         // Names the JSON Schema an editor checks the file with; the loader only checks it is a string.
         _ = string(top[SpecKeys.schema], at: path.member(SpecKeys.schema), what: SpecKeys.schema)
         var name = string(top["name"], at: path.member("name"), what: "name")
@@ -291,6 +299,11 @@ struct _SpecReader {
                         let eventPath = emitsPath.member(event.key)
                         guard checkName(event.key, at: eventPath, event.keyLocation, what: "event name") else { continue }
                         note(eventPath, event.value)
+                        if let problem = Self.misplacedModifier(event.key, event.value, among: events) {
+                            let note = version < 2 ? " (an authflow/2 form: the file's format must say so)" : ""
+                            fail(eventPath, event.value, problem + note)
+                            continue
+                        }
                         if case .object = event.value.value, version < 2 {
                             fail(eventPath, event.value, "an emission written as an object is authflow/2; in authflow/1 it is the list of keys the event adds")
                             continue
@@ -362,6 +375,41 @@ struct _SpecReader {
             }
         }
         return PasscodePolicy(maxLength: maxLength, alphabet: alphabet)
+    }
+}
+
+extension _SpecReader {
+    /// Why `key` in a step's `emits` is an emission's `when` or `by` written beside list-form
+    /// emissions rather than an event, or `nil` when it reads as an event.
+    ///
+    /// `"emits": {"go": ["session"], "when": {"has": "email"}}` would otherwise be an event called
+    /// `when` whose object has unknown keys: the list form takes no `when`, so the message shows the
+    /// object form of the event beside it. Only a value that cannot be an event's is taken so: a
+    /// guard-like object for `when`, `"user"` or `"system"` for `by`.
+    static func misplacedModifier(_ key: String, _ value: JSONNode, among events: [JSONMember]) -> String? {
+        let shown: String
+        switch (key, value.value) {
+        case let ("when", .object(members)):
+            guard let op = members.first(where: { !$0.key.hasPrefix("x-") }), SpecKeys.guardOperators.contains(op.key) else { return nil }
+            shown = "{\(JSON.quoted(op.key)): ...}"
+        case let ("by", .string(sender)) where FlowSpec.Sender(rawValue: sender) != nil:
+            shown = JSON.quoted(sender)
+        default:
+            return nil
+        }
+        let head = "'\(key)' is read here as an event named '\(key)'"
+        // The list-form event written just before it is the one it was meant for; else the first after it.
+        let isList = { (member: JSONMember) -> Bool in if case .array = member.value.value { !member.key.hasPrefix("x-") } else { false } }
+        let at = events.firstIndex { $0.key == key } ?? events.endIndex
+        guard let listed = events[..<at].last(where: isList) ?? events[at...].first(where: isList),
+              case let .array(elements) = listed.value.value else {
+            return head + ": \(key) belongs inside an event written as an object, such as \"event\": {\"adds\": [keys], \"\(key)\": \(shown)}"
+        }
+        let names = elements.prefix(4).map { element in if case let .string(name) = element.value { JSON.quoted(SpecLimits.shown(name)) } else { "..." } }
+        let keys = "[" + (names + (elements.count > 4 ? ["..."] : [])).joined(separator: ", ") + "]"
+        let event = JSON.quoted(SpecLimits.shown(listed.key))
+        return head + ": the list form \(event): \(keys) takes no \(key); write the event as an object: "
+            + "\(event): {\"adds\": \(keys), \"\(key)\": \(shown)}"
     }
 }
 

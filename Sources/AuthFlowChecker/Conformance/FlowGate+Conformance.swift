@@ -42,7 +42,7 @@ extension FlowGate {
             case let .found(resolved):
                 model = try SpecLoader.load(file: resolved)
             case let .missing(tried):
-                throw InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: "no such file; tried " + tried.joined(separator: ", "))])
+                throw InvalidSpecError(file: path, issues: [SpecIssue(path: SpecIssue.wholeFile, message: "no such file; tried " + tried.joined(separator: ", "))])
             }
         } catch {
             report.error = error

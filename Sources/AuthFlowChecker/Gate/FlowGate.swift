@@ -49,7 +49,7 @@ public enum FlowGate {
             report = FlowChecker.check(file: resolved, options: options)
         case let .missing(tried):
             let message = "no such file; tried " + tried.joined(separator: ", ")
-            report = .invalid(spec: path, error: InvalidSpecError(file: path, issues: [SpecIssue(path: "$", message: message)]),
+            report = .invalid(spec: path, error: InvalidSpecError(file: path, issues: [SpecIssue(path: SpecIssue.wholeFile, message: message)]),
                               options: options)
         }
         guard report.verdict == .holds else { throw FlowCheckFailure(report: report) }

@@ -72,7 +72,7 @@ package struct Finding: Hashable, Sendable {
         let model = located.model
         if let error = report.error {
             return error.issues.map { issue in
-                Finding(ruleID: "invalid-spec", level: .error, message: "\(issue.path): \(issue.message)", file: report.spec,
+                Finding(ruleID: "invalid-spec", level: .error, message: issue.isWholeFile ? issue.message : "\(issue.path): \(issue.message)", file: report.spec,
                         location: issue.location)
             }
         }

@@ -27,6 +27,10 @@ public enum ReportRenderer {
         var lines: [String] = []
         switch report.verdict {
         case .invalid:
+            // A file that cannot be read is one plain line: `spec.json: invalid — no such file`.
+            if let issues = report.error?.issues, issues.count == 1, issues[0].isWholeFile {
+                return "\(TerminalText.escaped(report.spec)): \(style.bad("invalid")) — \(TerminalText.escaped(issues[0].message))"
+            }
             lines.append("\(TerminalText.escaped(report.spec)): \(style.bad("invalid")) — \(report.error?.issues.count ?? 0) problem\(report.error?.issues.count == 1 ? "" : "s")")
             for issue in report.error?.issues ?? [] {
                 lines.append("   \(TerminalText.escapedKeepingLines("\(issue)"))")
@@ -95,7 +99,7 @@ public enum ReportRenderer {
         var members: [(String, JSON)] = [("spec", .string(report.spec)), ("verdict", .string(report.verdict.rawValue))]
         if report.verdict == .invalid {
             let first = report.error?.issues.first
-            var error: [(String, JSON)] = [("message", .string(first.map { "\($0.path): \($0.message)" } ?? "invalid spec"))]
+            var error: [(String, JSON)] = [("message", .string(first.map { $0.isWholeFile ? $0.message : "\($0.path): \($0.message)" } ?? "invalid spec"))]
             error.append(("line", first?.location.map { .int($0.line) } ?? .null))
             error.append(("column", first?.location.map { .int($0.column) } ?? .null))
             error.append(("path", first.map { .string($0.path) } ?? .null))
@@ -120,6 +124,15 @@ public enum ReportRenderer {
             lint.append((key, .array(list.map(JSON.string))))
         }
         members.append(("lint", .object(JSONObject(lint))))
+        // Spec warnings (settings ignored, duplicate rows, rows whose event is never emitted) appear when there are some.
+        if !report.warnings.isEmpty {
+            members.append(("warnings", .array(report.warnings.map { warning in
+                .object(JSONObject([
+                    ("path", .string(warning.path)), ("line", warning.location.map { .int($0.line) } ?? .null),
+                    ("column", warning.location.map { .int($0.column) } ?? .null), ("message", .string(warning.message)),
+                ]))
+            })))
+        }
         var stats: [(String, JSON)] = [
             ("states", .int(report.stats.states)), ("configurations", .int(report.stats.configurations)),
             ("depth", .int(report.stats.depth)), ("stacks", .int(report.stats.stacks)),
