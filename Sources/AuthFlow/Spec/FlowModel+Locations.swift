@@ -36,6 +36,13 @@ extension FlowModel {
         spec.transitions.firstIndex { $0.from == state && $0.on == event }.flatMap { location(ofRow: $0) }
     }
 
+    /// The first row of `transitions` from `state` on `event` to `target` (guarded rows of one state and event differ
+    /// in where they go), or the first from `state` on `event` when none goes there (an `anywhere` row, a reset).
+    public func location(ofRowFrom state: String, on event: String, to target: String) -> SourceLocation? {
+        let index = spec.transitions.firstIndex { $0.from == state && $0.on == event && $0.to == target }
+        return index.flatMap { location(ofRow: $0) } ?? location(ofRowFrom: state, on: event)
+    }
+
     /// A top-level member of the spec, such as `passcode`.
     public func location(ofMember key: String) -> SourceLocation? {
         locations[JSONPath.root.member(key).text]

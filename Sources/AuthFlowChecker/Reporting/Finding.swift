@@ -114,7 +114,15 @@ package struct Finding: Hashable, Sendable {
 
     /// Where a person fixes `violation` in `model`'s file.
     package static func location(of violation: Violation, in model: FlowModel) -> SourceLocation? {
-        if violation.property.isUserDefined { return model.location(ofProperty: violation.property.id) }
+        if violation.property.isUserDefined {
+            // The row whose move broke the rule: the last step of its path, where a person changes the flow; a rule
+            // broken at the start (or on a frame back returned to) is placed at its own entry in `properties`.
+            if violation.path.count >= 2, let last = violation.path.last, let event = last.event, event != "back",
+               let row = model.location(ofRowFrom: violation.path[violation.path.count - 2].state, on: event, to: last.state) {
+                return row
+            }
+            return model.location(ofProperty: violation.property.id)
+        }
         guard let state = violation.state else { return nil }
         let step = model.location(ofStep: state)
         switch violation.property {
