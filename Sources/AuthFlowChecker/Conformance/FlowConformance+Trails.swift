@@ -32,7 +32,8 @@ extension FlowConformance {
     /// let replay = try FlowConformance(model: model) { SignInCoordinator() }.replay(trail: "trails/1-no-exit@help.json")
     /// #expect(replay.fixed)
     /// ```
-    /// - Throws: ``TrailRefusal`` when the file cannot be read, is for another flow or table, or names an unknown event.
+    /// - Throws: ``TrailRefusal`` when the file cannot be read, is for another flow, or names an unknown event. A trail recorded
+    ///   against another version of the table is replayed: after a fix, that is what it is for.
     /// - Complexity: O(trail length) steps of the implementation.
     public func replay(trail path: String) throws(TrailRefusal) -> TrailReplay {
         let entries: [FuzzRegressions.Entry]
