@@ -56,7 +56,7 @@ import Testing
         #expect(Self.stepNumbers(lines) == [1, 2])
     }
 
-    @Test func aLongDeltaWrapsUnderTheDataColumnWithoutLosingAKey() {
+    @Test func aLongDeltaWrapsUnderTheDataColumnWithoutLosingAKey() throws {
         let keys = (1...30).map { "key\($0)" }
         let path = [PathStep(event: nil, state: "start", data: []), PathStep(event: "go", state: "next", data: keys),
                     PathStep(event: "stop", state: "end", data: keys)]
@@ -65,7 +65,7 @@ import Testing
         #expect(lines.allSatisfy { TerminalText.width($0) <= 120 }, "\(lines)")
         let tokens = Set(lines.joined(separator: " ").split { $0 == " " || $0 == "," }.map(String.init))
         #expect(keys.allSatisfy { tokens.contains("+\($0)") })
-        let column = lines[3].distance(from: lines[3].startIndex, to: lines[3].range(of: "+key1,")!.lowerBound)
+        let column = lines[3].distance(from: lines[3].startIndex, to: try #require(lines[3].range(of: "+key1,")).lowerBound)
         let continued = lines[4]
         #expect(continued.prefix(column).allSatisfy { $0 == " " } && continued.dropFirst(column).hasPrefix("+key"))
     }
