@@ -9,7 +9,7 @@ import Testing
 /// The wide case is a `/2` sign-in with three counters whose accepted code forgets to clear two of them: before, every
 /// step repeated every key and the breaking step's line ran to 245 columns.
 @Suite struct CounterexampleWidthTests {
-    static let countersKept = Fixture.url("Tests/AuthFlowCheckerTests/Fixtures/version2/broken/counters-kept.json").path
+    static let countersKept = Fixture.url(Fixture.spec("counters-kept")).path
 
     /// The numbered step lines of a text report (` ✗  8. codeAccepted  → …`), as their numbers.
     static func stepNumbers(_ lines: [String]) -> [Int] {
