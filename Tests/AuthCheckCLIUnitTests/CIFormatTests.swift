@@ -125,7 +125,7 @@ import Testing
         #expect(failures.map { $0.attribute(forName: "name")?.stringValue } == ["unmet-requirement"])
         // the counterexample in the failure's body,
         let body = failures.first?.elements(forName: "failure").first?.stringValue ?? ""
-        #expect(body.contains("✗  2. rememberedDevice  → authenticated  {email}   ← unmet-requirement"))
+        #expect(body.contains("✗  2. rememberedDevice  → authenticated  +email   ← unmet-requirement"))
         let error = suites[2].elements(forName: "testcase").first?.elements(forName: "error").first
         #expect(error?.attribute(forName: "message")?.stringValue?.contains("found '\"'") == true, "quotes escaped and read back")
     }

@@ -126,13 +126,13 @@ import Testing
     @Test func theProgressLineReadsLikeASentence() {
         let snapshot = CheckProgress.Snapshot(phase: .configurations, count: 1_204_224, depth: 17)
         #expect(ProgressLine.text(label: "Specs/big.json", snapshot: snapshot, depthBound: 12, elapsed: 3)
-                == "Specs/big.json: 1,204,224 configurations · 401,408/s · depth 17 · 3.0 s")
+                == "Specs/big.json: searching configurations · 1,204,224 configurations · 401,408/s · depth 17 · 3.0 s")
         let walk = CheckProgress.Snapshot(phase: .stacks, count: 4096, depth: 9)
         #expect(ProgressLine.text(label: "a.json", snapshot: walk, depthBound: 12, elapsed: 2)
-                == "a.json: 4,096 stacks · 2,048/s · depth 9 of 12 · 2.0 s")
+                == "a.json: walking stacks · 4,096 stacks · 2,048/s · deepest 9 of 12 · 2.0 s")
         // The spec's file name is the label: an escape sequence in it is shown, not sent to the terminal.
         #expect(ProgressLine.text(label: "a\u{1B}]0;owned\u{07}.json", snapshot: walk, depthBound: 12, elapsed: 2)
-                == "a\\u{1B}]0;owned\\u{7}.json: 4,096 stacks · 2,048/s · depth 9 of 12 · 2.0 s")
+                == "a\\u{1B}]0;owned\\u{7}.json: walking stacks · 4,096 stacks · 2,048/s · deepest 9 of 12 · 2.0 s")
         #expect(ProgressLine.grouped(0) == "0")
         #expect(ProgressLine.grouped(999) == "999")
         #expect(ProgressLine.grouped(1000) == "1,000")
@@ -146,7 +146,7 @@ import Testing
         progress.update(.configurations, count: 2048, depth: 3)
         Thread.sleep(forTimeInterval: ProgressLine.delay + 3 * ProgressLine.interval)
         line.stop()
-        #expect(capture.stderr.hasPrefix("\r\u{1B}[Ka.json: 2,048 configurations"))
+        #expect(capture.stderr.hasPrefix("\r\u{1B}[Ka.json: searching configurations · 2,048 configurations"))
         #expect(capture.stderr.hasSuffix("\r\u{1B}[K"))
         #expect(capture.stdout.isEmpty)
 

@@ -107,7 +107,8 @@ import Testing
         #expect(root.attribute(forName: "failures")?.stringValue == "2")
         let failures = suites.flatMap { $0.elements(forName: "testcase") }.compactMap { $0.elements(forName: "failure").first }
         #expect(failures.map { $0.attribute(forName: "type")?.stringValue } == ["mfa-before-session", "lockout-reachable"])
-        #expect(failures[0].stringValue?.contains("✗  3. skip     → home    {mfaChallenge, session}   ← mfa-before-session") == true)
+        #expect(failures[0].stringValue?.contains("✗  3. skip     → home    +session   ← mfa-before-session\n"
+                                                  + "                          {mfaChallenge, session}") == true)
         #expect(failures[0].stringValue?.contains("rule: a challenged sign-in ends signed in only after the code was accepted") == true)
         #expect(failures[1].stringValue?.contains("1) lockout-reachable — no reachable configuration satisfies it") == true)
         // Selected alone, the built-in properties are skipped and the spec's own still fails.

@@ -475,8 +475,9 @@ import Testing
         1) unmet-requirement at done — 1 step
            done requires session, but the data is {code=<redacted>, tries=0, mfa=off}
            variant: mfa=off
-            0. (start)  → start  {tries=0}
-         ✗  1. send     → done   {code=<redacted>, tries=0}   ← unmet-requirement
+               (start)  → start  {tries=0}
+         ✗  1. send     → done   +code=<redacted>   ← unmet-requirement
+                                 {code=<redacted>, tries=0}
         """)
         let json = ReportRenderer.violationJSON(violation, secrets: ["code"])
         #expect(json.rendered(pretty: false) == #"{"property":"unmet-requirement","state":"done","event":null,"#

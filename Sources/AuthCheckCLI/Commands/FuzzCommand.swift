@@ -103,8 +103,11 @@ enum FuzzCommand: Subcommand {
         }
         let options = FuzzOptions(runs: settings.runs, maxSteps: settings.maxSteps, seed: settings.seed,
                                   properties: settings.properties, timeout: settings.timeout)
-        let report = FlowFuzzer(model: model, makeDriver: context.environment.driverFactory(for: model), deadline: deadline)
-            .run(options, regressions: saved, clock: context.environment.clock, start: deadline.start)
+        // A long fuzz is not silent on a terminal: runs done, their rate, the time.
+        let report = ProgressLine.aroundFuzz(label: SpecRunner.displayName(settings.spec), runs: settings.runs, console: context.console) {
+            FlowFuzzer(model: model, makeDriver: context.environment.driverFactory(for: model), deadline: deadline)
+                .run(options, regressions: saved, clock: context.environment.clock, start: deadline.start)
+        }
         if let failure = report.failure, failure.run >= 0, let file = settings.regressions {
             do {
                 try FuzzRegressions.append(failure, model: model, to: file)

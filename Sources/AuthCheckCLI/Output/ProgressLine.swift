@@ -9,7 +9,7 @@ import Foundation
 /// display never mixes with the report. Only shown when stderr is a terminal.
 ///
 /// ```
-/// Specs/big.json: 1,204,224 configurations · 402,133/s · depth 17 · 3.0 s
+/// Specs/big.json: searching configurations · 1,204,224 configurations · 402,133/s · depth 17 · 3.0 s
 /// ```
 final class ProgressLine: @unchecked Sendable {
     /// How long a run goes before the line appears.
@@ -68,11 +68,39 @@ final class ProgressLine: @unchecked Sendable {
         }
     }
 
-    /// The line's text: `label: 1,204,224 configurations · 402,133/s · depth 17 · 3.0 s`.
+    /// The line's text: `label: searching configurations · 1,204,224 configurations · 402,133/s · depth 17 · 3.0 s`.
+    ///
+    /// It names the phase, and its depth never goes back within one: the walk's is the deepest stack so far.
     static func text(label: String, snapshot: CheckProgress.Snapshot, depthBound: Int, elapsed: TimeInterval) -> String {
         let rate = elapsed > 0 ? Int(Double(snapshot.count) / elapsed) : 0
-        let depth = snapshot.phase == .stacks ? "depth \(snapshot.depth) of \(depthBound)" : "depth \(snapshot.depth)"
-        return "\(TerminalText.escaped(label)): \(grouped(snapshot.count)) \(snapshot.phase.rawValue) · \(grouped(rate))/s · \(depth) · \(String(format: "%.1f", elapsed)) s"
+        let depth: String
+        switch snapshot.phase {
+        case .configurations: depth = "depth \(snapshot.depth)"
+        case .stacks: depth = "deepest \(snapshot.depth) of \(depthBound)"
+        case .counting: depth = "depth \(snapshot.depth) of \(depthBound)"
+        }
+        let counted = snapshot.phase == .stacks ? "stacks" : "configurations"
+        return "\(TerminalText.escaped(label)): \(snapshot.phase.activity) · \(grouped(snapshot.count)) \(counted) · \(grouped(rate))/s · "
+            + "\(depth) · \(String(format: "%.1f", elapsed)) s"
+    }
+
+    /// A fuzz's line: `label: fuzzing · 41,000 of 100,000 runs · 1,464 runs/s · 28.0 s`, then `shrinking a failure`.
+    static func fuzzText(label: String, snapshot: FuzzProgress.Snapshot, runs: Int, elapsed: TimeInterval) -> String {
+        let rate = elapsed > 0 ? Int(Double(snapshot.runs) / elapsed) : 0
+        let activity = snapshot.shrinking ? "shrinking the failure of run \(grouped(snapshot.runs))" : "fuzzing"
+        return "\(TerminalText.escaped(label)): \(activity) · \(grouped(snapshot.runs)) of \(grouped(runs)) runs · "
+            + "\(grouped(rate)) runs/s · \(String(format: "%.1f", elapsed)) s"
+    }
+
+    /// Runs `body` with a fuzz's progress line when stderr is a terminal, and without one otherwise.
+    static func aroundFuzz<Result>(label: String, runs: Int, console: Console, _ body: () -> Result) -> Result {
+        guard console.stderrIsTerminal else { return body() }
+        let progress = FuzzProgress()
+        let line = ProgressLine(console: console) { elapsed in
+            Self.fuzzText(label: label, snapshot: progress.snapshot, runs: runs, elapsed: elapsed)
+        }
+        defer { line.stop() }
+        return FuzzProgress.$current.withValue(progress) { body() }
     }
 
     /// `1204224` as `1,204,224`.

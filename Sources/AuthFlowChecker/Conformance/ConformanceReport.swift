@@ -59,13 +59,15 @@ public enum ConformanceRenderer {
     ///
     /// ```
     /// Specs/email-first.json: violated — the implementation does not conform: 8 violations in the exhaustive walk to depth 12
+    ///    steps show what changed: +key added, -key cleared, key a→b changed; {…} is all the data
     ///
     /// 1) undo-mismatch at password on knownEmail — 3 steps
     ///    after back from password (entered by knownEmail), … email is #2, expected absent; …
-    ///     0. (start)     → start     {}
-    ///     1. startAuth   → email     {}
-    ///     2. knownEmail  → password  {email=#2, account=#2}
-    ///  ✗  3. back        → email     {}   ← undo-mismatch
+    ///        (start)     → start     {}
+    ///     1. startAuth   → email
+    ///     2. knownEmail  → password  +email=#2, +account=#2
+    ///  ✗  3. back        → email     -email, -account   ← undo-mismatch
+    ///                                {}
     ///    frame after step 3 (− expected by the spec, + actual in the implementation):
     ///        state    email
     ///      + email    #2
@@ -85,6 +87,9 @@ public enum ConformanceRenderer {
             let count = walk.violations.count
             lines.append("\(report.spec): \(style.bad("violated")) — \(subject) does not conform: "
                          + "\(count) violation\(count == 1 ? "" : "s") in the exhaustive walk to depth \(walk.depth)")
+            if CounterexampleRenderer.needsLegend(Array(walk.violations.prefix(printedInFull))) {
+                lines.append("   \(CounterexampleRenderer.legend)")
+            }
             for (i, violation) in walk.violations.prefix(printedInFull).enumerated() {
                 let path = violation.path.dropFirst().compactMap(\.event)
                 lines.append("")
@@ -103,6 +108,7 @@ public enum ConformanceRenderer {
             let options = report.fuzzOptions
             lines.append("\(report.spec): \(style.bad("violated")) — \(subject) does not conform: a random path failed "
                          + "(run \(failure.run + 1) of \(options.runs), seed \(failure.seed))")
+            if CounterexampleRenderer.needsLegend([failure.violation]) { lines.append("   \(CounterexampleRenderer.legend)") }
             lines.append("")
             lines.append(CounterexampleRenderer.render(
                 failure.violation, number: 1,

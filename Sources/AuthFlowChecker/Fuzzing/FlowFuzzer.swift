@@ -72,6 +72,7 @@ public struct FlowFuzzer {
         let graph = analysis.graph(within: deadline)
         var coverage = FuzzCoverageTracker(graph: graph, frameMoves: frameMoves)
         var totalSteps = 0
+        let progress = FuzzProgress.current
         for (i, path) in regressions.enumerated() {
             if let outcome = replay(path, properties: options.properties, variant: 0) {
                 let failure = shrink(outcome, seed: options.seed, run: -(i + 1), options: options, graph: graph, deadline: deadline)
@@ -134,7 +135,9 @@ public struct FlowFuzzer {
             }
             totalSteps += steps
             coverage.endRun(run + 1)
+            progress?.update(runs: run + 1, steps: totalSteps)
             if let outcome {
+                progress?.startShrinking()
                 let failure = shrink(outcome, seed: options.seed, run: run, options: options, graph: graph, deadline: deadline)
                 return FuzzReport(runs: run + 1, steps: totalSteps, seed: options.seed, failure: failure,
                                   regressionsReplayed: regressions.count, coverage: coverage.summary,

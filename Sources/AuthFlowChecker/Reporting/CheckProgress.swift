@@ -16,12 +16,23 @@ package final class CheckProgress: @unchecked Sendable {
     /// The progress of the check running in this task, if a display asked for it.
     @TaskLocal package static var current: CheckProgress?
 
-    /// The phase of a check.
+    /// The phase of a check, in the order a check runs them.
     package enum Phase: String, Sendable {
-        /// The complete search over `(state, data keys)` configurations.
+        /// The complete search over `(state, data keys)` configurations, level by level.
         case configurations
-        /// The runtime walk over undo stacks.
+        /// The runtime walk over undo stacks, depth first.
         case stacks
+        /// Counting the stacks from the model, level by level, when the runtime is not walked.
+        case counting
+
+        /// What the phase is doing, for a progress line: `searching configurations`.
+        package var activity: String {
+            switch self {
+            case .configurations: "searching configurations"
+            case .stacks: "walking stacks"
+            case .counting: "counting stacks"
+            }
+        }
     }
 
     /// The counters at one moment.
@@ -30,7 +41,7 @@ package final class CheckProgress: @unchecked Sendable {
         package var phase: Phase
         /// Configurations stored, or stacks driven, so far.
         package var count: Int
-        /// The breadth-first level, or the height of the current stack, in forward events.
+        /// The deepest breadth-first level, or the highest stack, reached in this phase, in forward events.
         package var depth: Int
 
         package init(phase: Phase, count: Int, depth: Int) {
@@ -45,9 +56,18 @@ package final class CheckProgress: @unchecked Sendable {
 
     package init() {}
 
-    /// Records where the check is.
+    /// Records where the check is; within a phase the count and the depth never go back.
+    ///
+    /// A depth-first walk's stack rises and falls, and parallel workers report the depths of their own
+    /// subtrees, so the depth shown is the deepest reached so far; a new phase starts both again.
     package func update(_ phase: Phase, count: Int, depth: Int) {
-        lock.withLock { current = Snapshot(phase: phase, count: count, depth: depth) }
+        lock.withLock {
+            guard current.phase == phase else {
+                current = Snapshot(phase: phase, count: count, depth: depth)
+                return
+            }
+            current = Snapshot(phase: phase, count: max(current.count, count), depth: max(current.depth, depth))
+        }
     }
 
     /// The latest counters.

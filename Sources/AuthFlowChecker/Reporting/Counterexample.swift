@@ -1,6 +1,6 @@
 import AuthFlow
 
-/// Renders counterexamples for people: numbered steps, the data after each, the breaking step marked.
+/// Renders counterexamples for people: numbered steps, what each changed in the data, the breaking step marked and whole.
 ///
 /// Shared by the library's CI gate and the `authcheck` command, so a failing `swift test` and a
 /// failing `authcheck check` print the same text.
@@ -12,49 +12,35 @@ public enum CounterexampleRenderer {
     ///   - replay: the command line that reproduces it, if any.
     ///   - secrets: keys whose values print as `<redacted>` whatever the path says.
     ///   - subject: what the frame diff calls the implementation under test.
+    ///   - legend: whether to print the ``legend`` above the steps, for a counterexample read on its own (a JUnit
+    ///     failure); a report prints it once, above its first counterexample.
     public static func render(_ violation: Violation, number: Int, replay: String?, secrets: Set<String> = [],
-                              style: TextStyle = .plain, subject: String = "the runtime") -> String {
+                              style: TextStyle = .plain, subject: String = "the runtime", legend: Bool = false) -> String {
         var lines: [String] = []
         let place = violation.state == nil ? " — no reachable configuration satisfies it" : " at \(violation.place)"
+        let steps = stepCount(violation)
         lines.append("\(number)) \(style.bad(violation.property.id))\(place)"
-                     + (violation.hasPath ? " — \(violation.length) step\(violation.length == 1 ? "" : "s")" : ""))
-        lines.append("   \(violation.message)")
+                     + (violation.hasPath ? " — \(steps) step\(steps == 1 ? "" : "s")" : ""))
+        lines += wrappedText(violation.message, first: "   ", rest: "     ")
         // A spec's own property: the rule in the team's words, under the checker's.
         if let rule = violation.property.rule?.description, !rule.isEmpty {
-            lines.append("   rule: \(rule)")
+            lines += wrappedText(rule, first: "   rule: ", rest: "         ")
         }
         if let variant = violation.variant, !variant.isEmpty {
-            lines.append("   variant: \(variant.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))")
+            lines += wrappedText(variant.map { "\($0.key)=\($0.value)" }.joined(separator: ", "), first: "   variant: ", rest: "            ")
         }
         if violation.cutLength != nil {
             lines.append("   path: not shown, to keep the report bounded (\(cutNote))")
         }
-        if !violation.path.isEmpty {
-            // An illegal transition's path ends at the state that emits the event; the event it
-            // cannot take is shown as a step of its own, marked, so the reader sees what was pressed.
-            let refused = violation.property == .illegalTransition ? violation.event : nil
-            let eventWidth = max(5, (violation.path.map { TerminalText.width($0.event ?? "(start)") } + [refused.map(TerminalText.width) ?? 0]).max() ?? 0)
-            let stateWidth = max(5, violation.path.map { TerminalText.width($0.state) }.max() ?? 0)
-            let last = refused == nil ? violation.path.count - 1 : violation.path.count
-            func line(_ i: Int, event: String, rest: String) -> String {
-                let marker = i == last ? style.bad("✗") : " "
-                var line = " \(marker) \(String(i).leftPadded(2, with: " ")). "
-                    + "\(TerminalText.padded(event, toWidth: eventWidth))  \(rest)"
-                if i == last { line += "   " + style.bad("← \(violation.property.id)") }
-                return line.trailingSpacesTrimmed
-            }
-            for (i, step) in violation.path.enumerated() {
-                let state = TerminalText.padded(step.state, toWidth: stateWidth)
-                lines.append(line(i, event: step.event ?? "(start)", rest: "→ \(state)  \(dataText(step, secrets: secrets))"))
-            }
-            if let refused {
-                lines.append(line(last, event: refused, rest: "→ (no transition from \(violation.state ?? "?"))"))
-            }
-        }
+        if legend && violation.path.count > 1 { lines.append("   \(Self.legend)") }
+        // An illegal transition's path ends at the state that emits the event; the event it
+        // cannot take is shown as a step of its own, marked, so the reader sees what was pressed.
+        lines += stepLines(violation.path, refused: violation.property == .illegalTransition ? violation.event : nil,
+                           refusedFrom: violation.state ?? "?", property: violation.property.id, secrets: secrets, style: style)
         if let mismatch = violation.mismatch {
             lines += frameDiff(mismatch, step: violation.length, style: style, subject: subject)
         }
-        if let replay { lines.append("   replay: \(replay)") }
+        if let replay { lines += wrappedReplay(replay) }
         return lines.joined(separator: "\n")
     }
 

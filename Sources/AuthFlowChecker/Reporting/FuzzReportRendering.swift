@@ -27,6 +27,7 @@ public enum FuzzReportRenderer {
             let failure = report.failure!
             let where_ = failure.run < 0 ? "saved regression \(-failure.run)" : "run \(failure.run + 1) of \(options.runs), seed \(failure.seed)"
             lines.append("\(TerminalText.escaped(spec)): \(style.bad("violated")) — a random path failed (\(where_))")
+            if CounterexampleRenderer.needsLegend([failure.violation]) { lines.append("   \(CounterexampleRenderer.legend)") }
             lines.append("")
             lines.append(CounterexampleRenderer.render(failure.violation, number: 1,
                                                        replay: replayCommand(spec: spec, failure: failure, options: options),

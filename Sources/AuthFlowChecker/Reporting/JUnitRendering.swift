@@ -62,10 +62,12 @@ package enum JUnitRenderer {
                 if let first = violations.first {
                     counts.failures += 1
                     let more = violations.count > 1 ? " (and \(violations.count - 1) more)" : ""
-                    let body = violations.enumerated().map { i, violation in
+                    // Each failure is read on its own: the legend heads its counterexamples.
+                    let legend = CounterexampleRenderer.needsLegend(violations) ? [CounterexampleRenderer.legend] : []
+                    let body = (legend + violations.enumerated().map { i, violation in
                         CounterexampleRenderer.render(violation, number: i + 1, replay: ReportRenderer.replayCommand(for: violation, in: report),
                                                       secrets: report.secrets)
-                    }.joined(separator: "\n\n")
+                    }).joined(separator: "\n\n")
                     testCase(property.id, "<failure message=\"\(attribute(first.message + more))\" type=\"\(property.id)\">\(text(body))</failure>")
                 } else if !(checked?.contains(property) ?? true) {
                     counts.skipped += 1

@@ -46,6 +46,7 @@ public enum ReportRenderer {
             lines.append("\(TerminalText.escaped(report.spec)): \(style.warn("incomplete")) — \(report.stoppedBy.map { "\($0)" } ?? "a limit was reached") before the check was complete")
         }
         for warning in report.warnings { lines.append("   warning: \(warning)") }
+        if CounterexampleRenderer.needsLegend(report.violations) { lines.append("   \(CounterexampleRenderer.legend)") }
         for (i, violation) in report.violations.enumerated() {
             lines.append("")
             lines.append(CounterexampleRenderer.render(violation, number: i + 1, replay: replayCommand(for: violation, in: report),

@@ -236,7 +236,7 @@ public enum FlowChecker {
             // No runtime walk: count the stacks it would drive from the model, so every caller reports the same figure.
             let progress = CheckProgress.current
             let count = FlowCoverage(analysis: analysis, depth: limits.depth, timeout: limits.timeout, start: wallStart) { configurations, depth in
-                progress?.update(.configurations, count: configurations, depth: depth)
+                progress?.update(.counting, count: configurations, depth: depth)
             }
             stats.stacks = count.stacks
             stats.stacksCounted = true
