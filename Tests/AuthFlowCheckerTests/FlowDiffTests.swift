@@ -219,4 +219,54 @@ import Testing
         #expect(new != Self.version2())
         #expect(try Self.report(Self.version2(), new).identical)
     }
+
+    // MARK: property changes and limits
+
+    @Test func aViolationOnlyInTheNewVersionAndARuleAddedAreListed() throws {
+        // The new email screen emits help with no row (illegal-transition) and states a rule of its own.
+        let new = Self.emailFirst
+            .replacingOccurrences(of: #""knownEmail": ["email"], "cancel": []"#, with: #""knownEmail": ["email"], "cancel": [], "help": []"#)
+            .replacingOccurrences(of: #""format": "authflow/1","#, with: #""format": "authflow/2", "data": { "email": {}, "session": {} },"#)
+            .replacingOccurrences(of: #""transitions": ["#, with: """
+            "properties": [ { "id": "session-needs-email", "never": { "all": [ { "has": "session" }, { "missing": "email" } ] } } ],
+            "transitions": [
+            """)
+        let report = try Self.report(Self.emailFirst, new, properties: true)
+        // An illegal move is not offered: the behaviour is the same, only the verdicts change.
+        #expect(report.differences.isEmpty)
+        #expect(report.properties.new == [Site(property: .illegalTransition, state: "email", event: "help")])
+        #expect(report.properties.fixed.isEmpty)
+        #expect(report.properties.rulesAdded == ["session-needs-email"])
+        #expect(!report.identical)
+        let back = try Self.report(new, Self.emailFirst, properties: true)
+        #expect(back.properties.fixed == [Site(property: .illegalTransition, state: "email", event: "help")])
+        #expect(back.properties.rulesDropped == ["session-needs-email"])
+    }
+
+    @Test func theStatesOnlyTheNewVersionReachesAreListed() throws {
+        let new = Self.emailFirst
+            .replacingOccurrences(of: #""knownEmail": ["email"], "cancel": []"#, with: #""knownEmail": ["email"], "cancel": [], "help": []"#)
+            .replacingOccurrences(of: #""done": {},"#, with: #""done": {}, "helpScreen": { "emits": { "close": [] } },"#)
+            .replacingOccurrences(of: #"{ "from": "email", "on": "cancel", "to": "cancelled" },"#, with: """
+            { "from": "email", "on": "cancel", "to": "cancelled" }, { "from": "email", "on": "help", "to": "helpScreen" },
+            { "from": "helpScreen", "on": "close", "to": "cancelled" },
+            """)
+        let report = try Self.report(Self.emailFirst, new, properties: true)
+        #expect(report.differences.map(Self.line) == ["added-move email.help 1"])
+        #expect(report.properties.newStates == ["helpScreen"])
+    }
+
+    @Test func thePairLimitStopsTheSearchAsIncomplete() throws {
+        let old = try SpecLoader.load(json: Self.emailFirst)
+        let report = FlowDiff.compare(old, old, limits: CheckLimits(maxConfigurations: 2), properties: false)
+        #expect(report.stoppedBy == .maxConfigurations(2))
+        #expect(report.pairs == 2)
+        #expect(report.identical)
+        #expect(report.exitCode == 3)
+        // A difference found before the limit still says different.
+        let new = try SpecLoader.load(json: Self.emailFirst.replacingOccurrences(of: #""to": "email""#, with: #""to": "password""#))
+        let cut = FlowDiff.compare(old, new, limits: CheckLimits(maxConfigurations: 1), properties: false)
+        #expect(cut.differences.map(Self.line) == ["different-state start.begin 0"])
+        #expect(cut.exitCode == 1)
+    }
 }
