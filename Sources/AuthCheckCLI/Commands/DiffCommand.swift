@@ -52,32 +52,37 @@ enum DiffCommand: Subcommand {
         var depth: Int?
         var maxConfigurations: Int
         var timeout: Double?
-        var old: String
-        var new: String
+        /// The positional arguments: OLD and NEW, checked when the command runs.
+        var specs: [String]
 
         init(_ parsed: ParsedArguments) throws(UsageError) {
             format = try parsed.value(of: DiffCommand.format)
             depth = try parsed.value(of: DiffCommand.depth)
             maxConfigurations = try parsed.value(of: CommonOptions.maxConfigurations)
             timeout = try parsed.value(of: CommonOptions.timeout)
-            let specs = parsed.positionals
+            specs = parsed.positionals
+        }
+
+        /// OLD and NEW.
+        /// - Throws: ``UsageError`` when there are not exactly two, or both are standard input.
+        func pair() throws(UsageError) -> (old: String, new: String) {
             guard specs.count >= 1 else { throw .missingArgument("OLD") }
             guard specs.count >= 2 else { throw .missingArgument("NEW") }
             if specs.count > 2 { throw .unexpectedArgument(specs[2], reason: "diff takes two specs, OLD and NEW") }
             if specs[0] == SpecRunner.standardInput && specs[1] == SpecRunner.standardInput {
                 throw .conflict("only one of OLD and NEW can be read from standard input (-)")
             }
-            old = specs[0]
-            new = specs[1]
+            return (specs[0], specs[1])
         }
     }
 
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
+        let (oldPath, newPath) = try settings.pair()
         // The time spent loading counts towards --timeout.
         let deadline = Deadline(timeout: settings.timeout)
         let options = CheckOptions(limits: CheckLimits(maxConfigurations: settings.maxConfigurations, timeout: settings.timeout))
         var models: [FlowModel] = []
-        for path in [settings.old, settings.new] {
+        for path in [oldPath, newPath] {
             switch SpecRunner.load(path, options: options, input: context.console, deadline: deadline) {
             case let .invalid(report):
                 SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
@@ -90,7 +95,7 @@ enum DiffCommand: Subcommand {
         let report = FlowDiff.compare(models[0], models[1],
                                       limits: CheckLimits(maxConfigurations: settings.maxConfigurations, timeout: settings.timeout),
                                       depth: settings.depth, deadline: deadline)
-        let old = SpecRunner.displayName(settings.old), new = SpecRunner.displayName(settings.new)
+        let old = SpecRunner.displayName(oldPath), new = SpecRunner.displayName(newPath)
         switch settings.format {
         case "json": context.console.out(DiffJSON.render(report, old: old, new: new))
         default: context.console.out(DiffText.render(report, old: old, new: new, style: context.style))

@@ -39,11 +39,11 @@ public enum FlowDiff {
     /// The checker's violations and the spec's rules compared, and the states only the new version reaches.
     static func propertyChanges(_ old: FlowModel, _ new: FlowModel, limits: CheckLimits,
                                 deadline: Deadline) -> (FlowDiffReport.PropertyChanges, StopReason?) {
-        func options() -> CheckOptions {
-            CheckOptions(limits: CheckLimits(depth: limits.depth, maxConfigurations: limits.maxConfigurations, timeout: deadline.remaining))
-        }
-        let before = FlowChecker.check(old, source: "old", options: options())
-        let after = FlowChecker.check(new, source: "new", options: options())
+        // The spec's properties only: the runtime walk checks the runtime, which is the same for both versions.
+        // Both checks share the run's deadline, so a stop reads as the run's own --timeout.
+        let options = CheckOptions(limits: CheckLimits(depth: limits.depth, maxConfigurations: limits.maxConfigurations, timeout: deadline.timeout))
+        let before = FlowChecker.coverage(old, source: "old", options: options, start: deadline.start).report
+        let after = FlowChecker.coverage(new, source: "new", options: options, start: deadline.start).report
         var changes = FlowDiffReport.PropertyChanges()
         let oldSites = Set(before.violations.map(\.site))
         let newSites = Set(after.violations.map(\.site))
@@ -52,10 +52,8 @@ public enum FlowDiff {
         let oldRules = old.properties.map(\.id), newRules = new.properties.map(\.id)
         changes.rulesAdded = newRules.filter { !oldRules.contains($0) }
         changes.rulesDropped = oldRules.filter { !newRules.contains($0) }
-        var searchLimits = limits
-        searchLimits.timeout = deadline.remaining
-        let oldGraph = FlowAnalysis(model: old, limits: searchLimits).graph(within: deadline)
-        let newGraph = FlowAnalysis(model: new, limits: searchLimits).graph(within: deadline)
+        let oldGraph = FlowAnalysis(model: old, limits: limits).graph(within: deadline)
+        let newGraph = FlowAnalysis(model: new, limits: limits).graph(within: deadline)
         changes.newStates = new.states.indices.filter { state in
             newGraph.isReachable(state) && !(old.state(named: new.states[state]).map { oldGraph.isReachable($0.index) } ?? false)
         }.map { new.states[$0] }
@@ -95,6 +93,33 @@ struct PairSearch {
         var valueMap: [Int]?
         /// Both of the same kind, so their codes compare directly (through `valueMap` for valued keys).
         var sameKind: Bool
+        /// How each version holds the key (``FieldCode``); `nil` where it lacks it.
+        var oldField: FieldCode?
+        var newField: FieldCode?
+    }
+
+    /// Where one version holds one key, read without touching the model: the search copies nothing per move.
+    struct FieldCode {
+        var bit: UInt64
+        var shift: UInt64
+        var mask: UInt64
+        var isCounter: Bool
+
+        init(_ layout: DataLayout, _ k: Int) {
+            bit = 1 << UInt64(k)
+            shift = UInt64(layout.shift[k])
+            mask = layout.width[k] == 0 ? 0 : (1 << UInt64(layout.width[k])) - 1
+            isCounter = layout.isCounter(k)
+        }
+
+        /// The key's code in a frame: 0 absent (a counter at 0), 1 a present presence key, a valued key's value index + 1, a counter's count.
+        @inline(__always)
+        func code(keys: UInt64, values: UInt64) -> Int {
+            if mask == 0 { return keys & bit != 0 ? 1 : 0 }
+            let field = Int((values >> shift) & mask)
+            if isCounter { return field }
+            return keys & bit != 0 ? field + 1 : 0
+        }
     }
 
     let old: FlowModel
@@ -140,7 +165,8 @@ struct PairSearch {
         var matches: [KeyMatch] = []
         for k in old.keys.indices {
             let n = new.key(named: old.keys[k])?.index ?? -1
-            var match = KeyMatch(old: k, new: n, valueMap: nil, sameKind: false)
+            var match = KeyMatch(old: k, new: n, valueMap: nil, sameKind: false, oldField: FieldCode(old.layout, k),
+                                 newField: n >= 0 ? FieldCode(new.layout, n) : nil)
             if n >= 0 {
                 switch (old.layout.kinds[k], new.layout.kinds[n]) {
                 case (.presence, .presence), (.counter, .counter):
@@ -155,7 +181,7 @@ struct PairSearch {
             matches.append(match)
         }
         for n in new.keys.indices where old.key(named: new.keys[n]) == nil {
-            matches.append(KeyMatch(old: -1, new: n, valueMap: nil, sameKind: false))
+            matches.append(KeyMatch(old: -1, new: n, valueMap: nil, sameKind: false, oldField: nil, newField: FieldCode(new.layout, n)))
         }
         keyMatches = matches
         func configBits(_ model: FlowModel) -> UInt64 {
@@ -167,21 +193,11 @@ struct PairSearch {
         newMoves = Array(repeating: nil, count: new.stateCount)
     }
 
-    /// A key's code in a frame: 0 absent (a counter at 0), 1 a present presence key, a valued key's value index + 1, a counter's count.
-    @inline(__always)
-    static func code(_ model: FlowModel, _ k: Int, keys: UInt64, values: UInt64) -> Int {
-        switch model.layout.kinds[k] {
-        case .presence: return keys & (1 << UInt64(k)) != 0 ? 1 : 0
-        case .valued: return keys & (1 << UInt64(k)) != 0 ? model.layout.field(k, in: values) + 1 : 0
-        case .counter: return model.layout.field(k, in: values)
-        }
-    }
-
     /// Whether the two frames hold the same data, key by key by name and value by value text.
     func dataAgrees(_ o: Frame, _ n: Frame) -> Bool {
         for match in keyMatches {
-            let a = match.old >= 0 ? Self.code(old, match.old, keys: o.keys, values: o.values) : 0
-            let b = match.new >= 0 ? Self.code(new, match.new, keys: n.keys, values: n.values) : 0
+            let a = match.oldField?.code(keys: o.keys, values: o.values) ?? 0
+            let b = match.newField?.code(keys: n.keys, values: n.values) ?? 0
             if match.sameKind {
                 if let map = match.valueMap {
                     let translated = a == 0 ? 0 : (a - 1 < map.count && map[a - 1] >= 0 ? map[a - 1] + 1 : -1)
@@ -284,7 +300,6 @@ struct PairSearch {
 
     /// Compares one move both versions take from pair `at`; false when a limit stops the search.
     mutating func compare(_ a: FlowModel.Outcome, _ b: FlowModel.Outcome, at: Int, move: Int32) -> Bool {
-        let initialOld = old.states[old.initial.index], initialNew = new.states[new.initial.index]
         switch (a, b) {
         case (.reset, .reset):
             // Both start again at the paired root, already compared.
@@ -292,7 +307,7 @@ struct PairSearch {
         case let (.push(to, keys, values), .push(toNew, keysNew, valuesNew)):
             let o = Frame(state: to.rawValue, keys: keys, values: values)
             let n = Frame(state: toNew.rawValue, keys: keysNew, values: valuesNew)
-            if old.states[to.index] != new.states[toNew.index] {
+            if stateMap[to.index] != toNew.rawValue {
                 record(.differentState, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
             } else if !dataAgrees(o, n) {
                 record(.differentData, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
@@ -300,10 +315,10 @@ struct PairSearch {
                 return visit(Pair(old: o, new: n, canPop: true), from: at, move: move, variant: variant[at])
             }
         case let (.push(to, _, _), .reset):
-            let kind: FlowDiffReport.Kind = old.states[to.index] == initialNew ? .differentData : .differentState
+            let kind: FlowDiffReport.Kind = stateMap[to.index] == new.initial.rawValue ? .differentData : .differentState
             record(kind, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
         case let (.reset, .push(to, _, _)):
-            let kind: FlowDiffReport.Kind = new.states[to.index] == initialOld ? .differentData : .differentState
+            let kind: FlowDiffReport.Kind = stateMap[old.initial.index] == to.rawValue ? .differentData : .differentState
             record(kind, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
         default:
             break
