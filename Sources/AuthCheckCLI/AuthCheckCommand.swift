@@ -13,7 +13,7 @@ public enum AuthCheckCommand {
 
     /// Every subcommand, in the order help lists them.
     static var commands: [any Subcommand.Type] {
-        [CheckCommand.self, ExploreCommand.self, CoverageCommand.self, TracesCommand.self, FuzzCommand.self, PasscodeCommand.self, ExportCommand.self, ReplayCommand.self, PathsCommand.self, HelpCommand.self]
+        [CheckCommand.self, ExploreCommand.self, CoverageCommand.self, TracesCommand.self, FuzzCommand.self, PasscodeCommand.self, ExportCommand.self, ReplayCommand.self, PathsCommand.self, DiffCommand.self, HelpCommand.self]
     }
 
     /// Runs the command line `arguments` (without the program name) in this process's environment.

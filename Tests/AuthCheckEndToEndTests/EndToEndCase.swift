@@ -35,7 +35,7 @@ struct EndToEndCase: Sendable, CustomStringConvertible {
 extension EndToEndCase {
     /// Every case, by what it shows.
     static let all: [EndToEndCase] = holds + violations + invalid + json + ci + input + limits + coverage + fuzz + passcode + usage + help + paths
-        + traces + firstHour
+        + traces + firstHour + diff
 
     /// A log of tracker records written for the command's tests, in `Expected/traces/`.
     static func traceLog(_ name: String) -> String { "Tests/AuthCheckEndToEndTests/Expected/traces/\(name).jsonl" }

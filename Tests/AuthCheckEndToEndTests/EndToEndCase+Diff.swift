@@ -1,0 +1,20 @@
+import AuthCheckTestSupport
+
+extension EndToEndCase {
+    /// `diff OLD NEW`: a skip button added and back disabled, the same flow written in another order, invalid input and usage.
+    static let diff: [EndToEndCase] = [
+        .init("diff-text", ["diff", Fixture.spec("diff-old"), Fixture.spec("diff-new")]),
+        .init("diff-json", ["diff", "--format", "json", Fixture.spec("diff-old"), Fixture.spec("diff-new")]),
+        .init("diff-cosmetic-identical", ["diff", Fixture.spec("diff-old"), Fixture.spec("diff-cosmetic")]),
+        .init("diff-cosmetic-identical-json", ["diff", "--format", "json", Fixture.spec("diff-old"), Fixture.spec("diff-cosmetic")]),
+        .init("diff-new-on-stdin", ["diff", Fixture.spec("diff-old"), "-"], stdin: contents(Fixture.spec("diff-new"))),
+        // The v2 fixture against itself in one variant: the other variant is in the old version only.
+        .init("diff-v2-variant-dropped", ["diff", version2Spec, "-"],
+              stdin: contents(version2Spec).replacingOccurrences(of: #""recovery": ["code", "link"]"#, with: #""recovery": ["code"]"#)),
+        .init("diff-depth-bound", ["diff", "--depth", "1", Fixture.spec("diff-old"), Fixture.spec("diff-new")]),
+        .init("diff-invalid-new", ["diff", Fixture.spec("diff-old"), Fixture.spec("malformed")]),
+        .init("usage-diff-one-spec", ["diff", Fixture.spec("diff-old")]),
+        .init("usage-diff-both-stdin", ["diff", "-", "-"]),
+        .init("help-diff", ["diff", "--help"]),
+    ]
+}
