@@ -42,8 +42,9 @@ public enum FlowDiff {
         // The spec's properties only: the runtime walk checks the runtime, which is the same for both versions.
         // Both checks share the run's deadline, so a stop reads as the run's own --timeout.
         let options = CheckOptions(limits: CheckLimits(depth: limits.depth, maxConfigurations: limits.maxConfigurations, timeout: deadline.timeout))
-        let before = FlowChecker.coverage(old, source: "old", options: options, start: deadline.start).report
-        let after = FlowChecker.coverage(new, source: "new", options: options, start: deadline.start).report
+        // One search per version: the checks' own coverage says which states each reaches.
+        let (before, oldCoverage) = FlowChecker.coverage(old, source: "old", options: options, start: deadline.start)
+        let (after, newCoverage) = FlowChecker.coverage(new, source: "new", options: options, start: deadline.start)
         var changes = FlowDiffReport.PropertyChanges()
         let oldSites = Set(before.violations.map(\.site))
         let newSites = Set(after.violations.map(\.site))
@@ -52,12 +53,9 @@ public enum FlowDiff {
         let oldRules = old.properties.map(\.id), newRules = new.properties.map(\.id)
         changes.rulesAdded = newRules.filter { !oldRules.contains($0) }
         changes.rulesDropped = oldRules.filter { !newRules.contains($0) }
-        let oldGraph = FlowAnalysis(model: old, limits: limits).graph(within: deadline)
-        let newGraph = FlowAnalysis(model: new, limits: limits).graph(within: deadline)
-        changes.newStates = new.states.indices.filter { state in
-            newGraph.isReachable(state) && !(old.state(named: new.states[state]).map { oldGraph.isReachable($0.index) } ?? false)
-        }.map { new.states[$0] }
-        let stop = before.stoppedBy ?? after.stoppedBy ?? oldGraph.stoppedBy ?? newGraph.stoppedBy
+        let reachedBefore = Set(oldCoverage.states.filter(\.reachable).map(\.name))
+        changes.newStates = newCoverage.states.filter { $0.reachable && !reachedBefore.contains($0.name) }.map(\.name)
+        let stop = before.stoppedBy ?? after.stoppedBy
         return (changes, stop)
     }
 }
