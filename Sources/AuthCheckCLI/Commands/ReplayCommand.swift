@@ -103,13 +103,15 @@ enum ReplayCommand: Subcommand {
         if model.roots.count > 1, let variant = FlowTrail.variantIndex(entry.variant ?? [:], model: model) {
             lines.append("  variant: \(model.variantNames[variant])")
         }
-        let width = max(7, replay.steps.map { TerminalText.width(TerminalText.escaped($0.event ?? "(start)")) }.max() ?? 0)
-        let stateWidth = replay.steps.map { TerminalText.width(TerminalText.escaped($0.state)) }.max() ?? 0
-        for (i, step) in replay.steps.enumerated() {
-            let event = TerminalText.padded(TerminalText.escaped(step.event ?? "(start)"), toWidth: width)
-            let state = TerminalText.padded(TerminalText.escaped(step.state), toWidth: stateWidth)
-            lines.append("  \(String(format: "%2d", i)). \(event)  → \(state)  \(CounterexampleRenderer.dataText(step, secrets: secrets))")
+        // The start in full, then what each step changed, and the last frame in full: the counterexample's form.
+        let marked: Bool
+        switch replay.ending {
+        case .reproduced, .diverged: marked = true
+        case .fixed, .leftTrail: marked = false
         }
+        lines.append("   " + CounterexampleRenderer.legend)
+        lines += CounterexampleRenderer.stepLines(replay.steps, refused: nil, refusedFrom: "", property: entry.site ?? "",
+                                                  secrets: secrets, style: style, marked: marked)
         let status: Int32
         switch replay.ending {
         case let .reproduced(step):

@@ -72,13 +72,14 @@ extension CounterexampleRenderer {
     ///   - path: the steps, the first the start.
     ///   - refused: an illegal transition's event, shown as a marked step of its own after the path, from `refusedFrom`.
     ///   - property: the property the marker names.
-    static func stepLines(_ path: [PathStep], refused: String?, refusedFrom: String, property: String,
-                          secrets: Set<String>, style: TextStyle) -> [String] {
+    /// - Parameter marked: whether the last step broke `property` (`✗` and `← property`); a replay that ended fixed is not.
+    package static func stepLines(_ path: [PathStep], refused: String?, refusedFrom: String, property: String,
+                                  secrets: Set<String>, style: TextStyle, marked: Bool = true) -> [String] {
         guard !path.isEmpty else { return [] }
         let start = "(start)"
         let eventWidth = max(5, (path.map { TerminalText.width($0.event ?? start) } + [refused.map(TerminalText.width) ?? 0]).max() ?? 0)
         let stateWidth = max(5, path.map { TerminalText.width($0.state) }.max() ?? 0)
-        let last = refused == nil ? path.count - 1 : path.count
+        let last = !marked ? -1 : refused == nil ? path.count - 1 : path.count
         let marker = "   ← \(property)"
         // `  ✗  8. ` then the event and the state, each padded: the data starts at the same column on every line.
         func prefix(_ i: Int, event: String) -> String {
@@ -101,7 +102,7 @@ extension CounterexampleRenderer {
             }
             let changed = changes(from: path[i - 1], to: step, secrets: secrets)
             // The frame the property judged: the last of the path (an illegal transition's is the one its event is sent from).
-            let judged = i == path.count - 1
+            let judged = i == path.count - 1 && i > 0
             if changed.isEmpty && judged {
                 lines += wrapped(whole, head: head, headWidth: dataColumn, open: "{", close: "}", indent: indent, tail: tail, tailWidth: tailWidth)
                 continue
