@@ -442,22 +442,26 @@ struct PromelaWriter {
             }
             out.append(assertion(.unmetRequirement, holds: .any(of: some)))
         }
+        // Per emission: offered, and per branch whether some row takes it; an illegal transition and a way on
+        // (the deadlock check below) both read these, so each condition is written once.
+        var ways: [PromelaExpression] = []
         for emission in model.emissions[state] {
             let offered = condition(emission.when, state: state, data: PromelaData(), frame: frame)
-            var refused: [PromelaExpression] = []
+            var taken: [PromelaExpression] = []
             for branch in 0..<emission.branchCount(model.layout) where offered != .false {
                 let data = PromelaData().applying(emission, branch: branch, layout: model.layout)
-                refused.append(.all(of: emission.rows.map { condition($0.when, state: state, data: data, frame: frame).negated }))
+                taken.append(.any(of: emission.rows.map { condition($0.when, state: state, data: data, frame: frame) }))
             }
-            let illegal = PromelaExpression.all(of: [offered, .any(of: refused)])
+            let illegal = PromelaExpression.all(of: [offered, .any(of: taken.map(\.negated))])
             if illegal != .false { out.append(assertion(.illegalTransition, holds: illegal.negated)) }
+            ways.append(.all(of: [offered, .any(of: taken)]))
         }
         if terminalExit[state] { out.append(assertion(.terminalExit, holds: .false)) }
         // In the stack model back and the bound always leave a way on, so no end state is invalid: a deadlock is
         // asserted on the frame as entered instead, as the checker decides it (some emission offered and some row
         // taking one of its branches; a terminal or back-only screen never deadlocks).
         if depth != nil, !model.isTerminal[state], !model.isBackOnly[state] {
-            let moves = canMove(state, frame: frame)
+            let moves = PromelaExpression.any(of: ways)
             if moves != .true { out.append(assertion(.deadlock, holds: moves)) }
         }
         // The spec's own rules, on the frame as entered: `at` is known here, so it folds away.
@@ -467,18 +471,6 @@ struct PromelaWriter {
             if holds != .true { out.append(assertion(Property(rule: rule, index: index), holds: holds)) }
         }
         return out
-    }
-
-    /// Whether the frame `frame`, in `state`, has a move: an emission offered with a branch some row takes (a push or a reset).
-    private func canMove(_ state: Int, frame: Frame) -> PromelaExpression {
-        .any(of: model.emissions[state].map { emission in
-            let offered = condition(emission.when, state: state, data: PromelaData(), frame: frame)
-            let taken = (0..<emission.branchCount(model.layout)).map { branch -> PromelaExpression in
-                let data = PromelaData().applying(emission, branch: branch, layout: model.layout)
-                return .any(of: emission.rows.map { condition($0.when, state: state, data: data, frame: frame) })
-            }
-            return .all(of: [offered, .any(of: taken)])
-        })
     }
 
     /// `assert(marker || holds)`: the marker is always 0, so pan's message names the property.
