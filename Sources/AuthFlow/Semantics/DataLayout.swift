@@ -28,6 +28,10 @@
     @usableFromInline package let width: [UInt8]
     /// Per key: whether it is a configuration key (read-only, fixed per variant).
     package let isConfig: [Bool]
+    /// The presence bits of the configuration keys: a frame's data shows them in its variant, not in its data.
+    package let configKeys: UInt64
+    /// The fields of the configuration keys in `values`.
+    package let configValues: UInt64
 
     /// The most bits the valued keys and counters of one flow may take together.
     package static let valueBits = 64
@@ -54,6 +58,13 @@
         self.shift = shift
         self.width = width
         self.isConfig = isConfig
+        var configKeys: UInt64 = 0, configValues: UInt64 = 0
+        for k in isConfig.indices where isConfig[k] {
+            configKeys |= 1 << UInt64(k)
+            configValues |= width[k] == 0 ? 0 : ((1 << UInt64(width[k])) - 1) << UInt64(shift[k])
+        }
+        self.configKeys = configKeys
+        self.configValues = configValues
     }
 
     /// The bits a field holding 0…`maximum` needs.
@@ -97,6 +108,29 @@
     @inlinable package func isValued(_ k: Int) -> Bool {
         if case .valued = kinds[k] { return true }
         return false
+    }
+
+    /// Where a frame holds one key, read with no lookup in the layout: for loops that compare keys across frames.
+    package struct KeyCode: Sendable {
+        let bit: UInt64
+        let shift: UInt64
+        let mask: UInt64
+        let isCounter: Bool
+
+        /// The key's code in a frame: 0 absent (a counter at 0), 1 a present presence key, a valued key's value
+        /// index + 1, a counter's count.
+        @inline(__always) package func code(keys: UInt64, values: UInt64) -> Int {
+            if mask == 0 { return keys & bit != 0 ? 1 : 0 }
+            let field = Int((values >> shift) & mask)
+            if isCounter { return field }
+            return keys & bit != 0 ? field + 1 : 0
+        }
+    }
+
+    /// Where a frame holds key `k`.
+    package func keyCode(_ k: Int) -> KeyCode {
+        KeyCode(bit: 1 << UInt64(k), shift: UInt64(shift[k]),
+                mask: width[k] == 0 ? 0 : (1 << UInt64(width[k])) - 1, isCounter: isCounter(k))
     }
 
     /// Whether the flow has only presence keys (every `/1` flow).

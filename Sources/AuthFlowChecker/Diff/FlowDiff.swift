@@ -91,33 +91,9 @@ struct PairSearch {
         var valueMap: [Int]?
         /// Both of the same kind, so their codes compare directly (through `valueMap` for valued keys).
         var sameKind: Bool
-        /// How each version holds the key (``FieldCode``); `nil` where it lacks it.
-        var oldField: FieldCode?
-        var newField: FieldCode?
-    }
-
-    /// Where one version holds one key, read without touching the model: the search copies nothing per move.
-    struct FieldCode {
-        var bit: UInt64
-        var shift: UInt64
-        var mask: UInt64
-        var isCounter: Bool
-
-        init(_ layout: DataLayout, _ k: Int) {
-            bit = 1 << UInt64(k)
-            shift = UInt64(layout.shift[k])
-            mask = layout.width[k] == 0 ? 0 : (1 << UInt64(layout.width[k])) - 1
-            isCounter = layout.isCounter(k)
-        }
-
-        /// The key's code in a frame: 0 absent (a counter at 0), 1 a present presence key, a valued key's value index + 1, a counter's count.
-        @inline(__always)
-        func code(keys: UInt64, values: UInt64) -> Int {
-            if mask == 0 { return keys & bit != 0 ? 1 : 0 }
-            let field = Int((values >> shift) & mask)
-            if isCounter { return field }
-            return keys & bit != 0 ? field + 1 : 0
-        }
+        /// How each version holds the key (``DataLayout/KeyCode``); `nil` where it lacks it.
+        var oldField: DataLayout.KeyCode?
+        var newField: DataLayout.KeyCode?
     }
 
     let old: FlowModel
@@ -163,8 +139,8 @@ struct PairSearch {
         var matches: [KeyMatch] = []
         for k in old.keys.indices {
             let n = new.key(named: old.keys[k])?.index ?? -1
-            var match = KeyMatch(old: k, new: n, valueMap: nil, sameKind: false, oldField: FieldCode(old.layout, k),
-                                 newField: n >= 0 ? FieldCode(new.layout, n) : nil)
+            var match = KeyMatch(old: k, new: n, valueMap: nil, sameKind: false, oldField: old.layout.keyCode(k),
+                                 newField: n >= 0 ? new.layout.keyCode(n) : nil)
             if n >= 0 {
                 switch (old.layout.kinds[k], new.layout.kinds[n]) {
                 case (.presence, .presence), (.counter, .counter):
@@ -179,14 +155,11 @@ struct PairSearch {
             matches.append(match)
         }
         for n in new.keys.indices where old.key(named: new.keys[n]) == nil {
-            matches.append(KeyMatch(old: -1, new: n, valueMap: nil, sameKind: false, oldField: nil, newField: FieldCode(new.layout, n)))
+            matches.append(KeyMatch(old: -1, new: n, valueMap: nil, sameKind: false, oldField: nil, newField: new.layout.keyCode(n)))
         }
         keyMatches = matches
-        func configBits(_ model: FlowModel) -> UInt64 {
-            model.layout.isConfig.enumerated().reduce(0) { bits, entry in entry.element ? bits | 1 << UInt64(entry.offset) : bits }
-        }
-        oldConfig = configBits(old)
-        newConfig = configBits(new)
+        oldConfig = old.layout.configKeys
+        newConfig = new.layout.configKeys
         oldMoves = Array(repeating: nil, count: old.stateCount)
         newMoves = Array(repeating: nil, count: new.stateCount)
     }

@@ -127,7 +127,7 @@ struct FrameTable {
     init(model: FlowModel, depth: Int, capacity: Int? = nil) {
         let layout = model.layout
         emissionEvents = model.emissions.map { $0.map(\.event) }
-        configBits = (0..<model.keys.count).reduce(0) { layout.isConfig[$1] ? $0 | 1 << UInt64($1) : $0 }
+        configBits = layout.configKeys
         counterMasks = (0..<model.keys.count).filter { layout.isCounter($0) }.map { (1 << UInt64($0), layout.mask($0)) }
         backAllowed = (0..<model.stateCount).map { model.canGoBack[$0] && !model.isTerminal[$0] }
         maximumMoves = model.emissions.map { $0.reduce(0) { $0 + $1.branchCount(layout) } }.max() ?? 0

@@ -110,7 +110,7 @@ struct FrameWalk<Driver: FlowDriver> {
         self.log = PointerStack(base: memory.log, capacity: memory.logCapacity)
         self.expected = memory.expected
         let layout = model.layout
-        self.configBits = (0..<model.keys.count).reduce(0) { layout.isConfig[$1] ? $0 | 1 << UInt64($1) : $0 }
+        self.configBits = layout.configKeys
         self.sender = ValueSender(model: model)
         self.matcher = FrameMatcher(table: sender.table, driver: driver, readsInternals: traits.readsInternals, expected: memory.expected)
         self.rules = RuleCheck(model: model)

@@ -52,7 +52,7 @@ struct Lockstep {
         self.rules = rules
         self.frameMoves = frameMoves
         let layout = rules.model.layout
-        self.configBits = (0..<rules.model.keys.count).reduce(0) { layout.isConfig[$1] ? $0 | 1 << UInt64($1) : $0 }
+        self.configBits = layout.configKeys
     }
 
     var top: Frame { frames[frames.count - 1] }

@@ -240,12 +240,9 @@ package struct ConfigurationGraph: Sendable {
 
     /// The root configuration of `configuration`'s variant (its config values, at the initial state), by index.
     func rootIndex(_ configuration: Configuration) -> Int32? {
-        var keys: UInt64 = 0, values: UInt64 = 0
-        for (k, isConfig) in model.layout.isConfig.enumerated() where isConfig {
-            keys |= configuration.keys & (1 << UInt64(k))
-            values |= configuration.values & model.layout.mask(k)
-        }
-        return index[Configuration(state: model.initial.rawValue, keys: keys, values: values)]
+        let layout = model.layout
+        return index[Configuration(state: model.initial.rawValue, keys: configuration.keys & layout.configKeys,
+                                   values: configuration.values & layout.configValues)]
     }
 
     /// The data of configuration `i` as messages print it: `{email, nextStep=done, attempts=2}`, secrets redacted.
@@ -310,9 +307,7 @@ package struct ConfigurationGraph: Sendable {
             var data = model.names(of: KeySet(bits: configuration.keys))
             if model.format >= 2 || !model.layout.presenceOnly {
                 values = [:]
-                var configBits: UInt64 = 0
-                for (k, isConfig) in model.layout.isConfig.enumerated() where isConfig { configBits |= 1 << UInt64(k) }
-                let entries = dataEntries(keys: configuration.keys & ~configBits, values: configuration.values)
+                let entries = dataEntries(keys: configuration.keys & ~model.layout.configKeys, values: configuration.values)
                 data = entries.map(\.key)
                 for entry in entries {
                     if let value = entry.value { values?[entry.key] = value }

@@ -126,8 +126,7 @@ public struct CoveringPaths: Sendable {
             case .configurations: return Int(move.child)
             }
         }
-        var configBits: UInt64 = 0
-        for (k, isConfig) in layout.isConfig.enumerated() where isConfig { configBits |= 1 << UInt64(k) }
+        let configBits = layout.configKeys
         let secrets = model.secrets
 
         var paths: [Path] = []

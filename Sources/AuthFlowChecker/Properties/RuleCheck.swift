@@ -181,9 +181,7 @@ struct RuleCheck: Sendable {
     }
 
     /// The bits of the config keys: a frame's data shows them in the variant, not in the data.
-    var configBits: UInt64 {
-        model.layout.isConfig.indices.reduce(0) { model.layout.isConfig[$1] ? $0 | 1 << UInt64($1) : $0 }
-    }
+    var configBits: UInt64 { model.layout.configKeys }
 
     /// The frame `driver` holds now, in the model's terms, in the variant whose root is `root`; `nil` when
     /// the model cannot write it (a value outside its key's domain, a count outside its counter's range).
@@ -195,8 +193,7 @@ struct RuleCheck: Sendable {
     func frame(of driver: some FlowDriver, root: FlowModel.Root) -> (state: Int32, keys: UInt64, values: UInt64)? {
         let layout = model.layout
         var keys = root.keys & configBits
-        var values: UInt64 = 0
-        for k in model.keys.indices where layout.isConfig[k] { values |= root.values & layout.mask(k) }
+        var values = root.values & layout.configValues
         for k in model.keys.indices where !layout.isConfig[k] {
             guard let value = driver.value(of: KeyID(Int32(k))) else { continue }
             switch layout.kinds[k] {

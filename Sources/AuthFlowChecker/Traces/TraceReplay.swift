@@ -147,13 +147,8 @@ package struct TraceReplay {
         canGoBack = model.canGoBack
         isTerminal = model.isTerminal
         secrets = model.secrets.bits
-        var configKeys: UInt64 = 0, configValues: UInt64 = 0
-        for (k, isConfig) in model.layout.isConfig.enumerated() where isConfig {
-            configKeys |= 1 << UInt64(k)
-            configValues |= model.layout.mask(k)
-        }
-        self.configKeys = configKeys
-        self.configValues = configValues
+        configKeys = model.layout.configKeys
+        configValues = model.layout.configValues
         variantCount = model.roots.count
         report = TraceReport(spec: spec, name: model.name, files: [])
         // What the model reaches, to set what production walked against it.
