@@ -69,8 +69,10 @@ trap 'rm -f "$partial"' EXIT
 # The Hypothesis comparison is measured by Benchmarks/hypothesis/run.sh (about 40 minutes): keep its section.
 kept="$(mktemp)"
 trap 'rm -f "$partial" "$kept"' EXIT
+# So is the cold start, measured from fresh clones by Benchmarks/cold-start.sh (about 10 minutes).
 if [ -f Benchmarks/results.md ]; then
   sed -n '/^## Random testing against Hypothesis/,/^## [^R]/p' Benchmarks/results.md | sed '$!b; /^## [^R]/d' > "$kept"
+  sed -n '/^## Cold start/,/^## [^C]/p' Benchmarks/results.md | sed '$!b; /^## [^C]/d' >> "$kept"
 fi
 cp "$partial" Benchmarks/results.md
 if [ -s "$kept" ]; then printf '\n' >> Benchmarks/results.md; cat "$kept" >> Benchmarks/results.md; fi

@@ -3,7 +3,8 @@ import AuthFlowChecker
 /// Renders reports as one self-contained HTML file: `authcheck coverage --format html SPEC > flow.html`.
 ///
 /// Per spec: the flow drawn as inline SVG (laid out by ``FlowLayout``), terminal states marked
-/// success (✓) or abort (⊘), unreachable states and dead transitions dimmed and dashed, each state's
+/// success (✓) or abort (⊘), unreachable states and dead transitions dimmed and dashed, reset rows
+/// (`⟲`) dash-dotted, edge labels kept off each other and the states (``LabelPlacer``), each state's
 /// and transition's counts in a `<title>` tooltip; the violations as buttons that highlight their
 /// path (class `on-path`) and show the numbered steps with the data after each, secrets redacted;
 /// the same states and transitions as tables, the graph's text alternative.
@@ -137,7 +138,7 @@ struct SpecSection {
         let index = stateIndex
         let edges = coverage.transitions.compactMap { row -> (from: Int, to: Int, label: String)? in
             guard let from = index[row.from], let to = index[row.to] else { return nil }
-            return (from, to, "\(row.event) · \(row.stacks)")
+            return (from, to, Self.edgeLabel(row))
         }
         let initial = coverage.states.firstIndex(where: \.isInitial)
         let leaving = Set(edges.lazy.filter { $0.from != $0.to }.map(\.from))
@@ -160,32 +161,31 @@ struct SpecSection {
                                           HTMLText.empty("circle", ["cx": HTMLText.number(box.x - 22), "cy": HTMLText.number(box.centreY), "r": "5"])
                                           + HTMLText.empty("path", ["class": "line", "d": "M\(HTMLText.number(box.x - 17)),\(HTMLText.number(box.centreY)) H\(HTMLText.number(box.x - 2))"])))
         }
-        var edgeParts: [String] = []
-        var seen: [String: Int] = [:]
-        for (i, row) in coverage.transitions.enumerated() {
-            guard let from = index[row.from], let to = index[row.to] else { continue }
-            let pair = "\(min(from, to)) \(max(from, to))"
-            let parallel = seen[pair, default: 0]
-            seen[pair] = parallel + 1
-            edgeParts.append(edge(i, row, from: layout.boxes[from], to: layout.boxes[to], parallel: parallel, loop: from == to))
-        }
+        let (edgeParts, bounds) = drawnEdges(layout: layout, index: index, initial: initial)
         var nodeParts: [String] = []
         for (i, state) in coverage.states.enumerated() {
             nodeParts.append(node(i, state, box: layout.boxes[i], violations: violated[state.name] ?? []))
         }
         parts.append(HTMLText.element("g", ["class": "edges"], "\n" + edgeParts.joined(separator: "\n") + "\n"))
         parts.append(HTMLText.element("g", ["class": "nodes"], "\n" + nodeParts.joined(separator: "\n") + "\n"))
+        // The viewBox from what is drawn (loops above the top row, rows bowing under the bottom one,
+        // labels moved out of the way), so nothing is cut off; the figure scrolls to show all of it.
+        let view = LabelPlacer.Rect(x: bounds.x - Self.viewMargin, y: bounds.y - Self.viewMargin,
+                                    width: bounds.width + 2 * Self.viewMargin, height: bounds.height + 2 * Self.viewMargin)
         let svg = HTMLText.element("svg", [
             "id": "\(prefix)-graph", "class": "flow",
-            "viewBox": "0 0 \(HTMLText.number(layout.width)) \(HTMLText.number(layout.height))",
-            "width": HTMLText.number(layout.width), "height": HTMLText.number(layout.height),
+            "viewBox": "\(HTMLText.number(view.x)) \(HTMLText.number(view.y)) \(HTMLText.number(view.width)) \(HTMLText.number(view.height))",
+            "width": HTMLText.number(view.width), "height": HTMLText.number(view.height),
             "role": "img", "aria-labelledby": "\(prefix)-graph-title \(prefix)-graph-desc",
         ], "\n" + parts.joined(separator: "\n") + "\n")
+        // A reset row counts no stack of its own (its run starts at the root): the legend says so when one is drawn.
+        let resetKey = coverage.transitions.contains(where: \.reset)
+            ? "<span class=\"key k-reset\">⟲ reset (dash-dot): starts the flow again, so it adds no stack</span> " : ""
         let legend = """
             <figcaption class="legend"><span class="key k-initial">● initial</span> <span class="key k-success">✓ success</span> \
             <span class="key k-abort">⊘ abort</span> <span class="key k-unreachable">unreachable or dead (dashed)</span> \
             <span class="key k-violated">✗ violated here</span> <span class="key k-on-path">a chosen violation's path</span> \
-            — boxes: configurations · stacks; arrows: event · stacks</figcaption>
+            \(resetKey)— boxes: configurations · stacks; arrows: event · stacks</figcaption>
             """
         return "<figure class=\"graph\">\n<div class=\"scroll\">\(svg)</div>\n\(legend)\n</figure>"
     }
@@ -223,47 +223,122 @@ struct SpecSection {
                                 HTMLText.element("title", [:], HTMLText.escaped(tooltip.joined(separator: "\n"))) + shapes)
     }
 
-    func edge(_ i: Int, _ row: FlowCoverage.TransitionCoverage, from a: FlowLayout.Box, to b: FlowLayout.Box,
-              parallel: Int, loop: Bool) -> String {
+    /// Room round everything drawn, inside the viewBox.
+    static let viewMargin = 12.0
+
+    /// Every row's curve and label, and the rectangle holding them, the states and the start arrow.
+    ///
+    /// Curves first, then the labels: those of self-loops (which have the least room), then the
+    /// others, each in table order, kept off the states, the loops and the labels placed before.
+    func drawnEdges(layout: FlowLayout, index: [String: Int], initial: Int?) -> (parts: [String], bounds: LabelPlacer.Rect) {
+        var curves: [Int: (curve: EdgeCurve, loop: Bool)] = [:]
+        var seen: [String: Int] = [:]
+        for (i, row) in coverage.transitions.enumerated() {
+            guard let from = index[row.from], let to = index[row.to] else { continue }
+            let pair = "\(min(from, to)) \(max(from, to))"
+            let parallel = seen[pair, default: 0]
+            seen[pair] = parallel + 1
+            curves[i] = (Self.curve(from: layout.boxes[from], to: layout.boxes[to], parallel: parallel, loop: from == to), from == to)
+        }
+        var placer = LabelPlacer()
+        var bounds: LabelPlacer.Rect?
+        func include(_ rect: LabelPlacer.Rect) { bounds = bounds.map { $0.union(rect) } ?? rect }
+        for box in layout.boxes {
+            let rect = LabelPlacer.Rect(x: box.x, y: box.y, width: box.width, height: box.height)
+            placer.block(LabelPlacer.Rect(x: rect.x - 2, y: rect.y - 2, width: rect.width + 4, height: rect.height + 4))
+            include(rect)
+        }
+        if let initial {
+            let box = layout.boxes[initial]
+            let start = LabelPlacer.Rect(x: box.x - 28, y: box.centreY - 6, width: 28, height: 12)
+            placer.block(start)
+            include(start)
+        }
+        for (_, entry) in curves where entry.loop { placer.block(entry.curve.bounds) }
+        var labels: [Int: LabelPlacer.Rect] = [:]
+        let order = coverage.transitions.indices.filter { curves[$0]?.loop == true } + coverage.transitions.indices.filter { curves[$0]?.loop == false }
+        for i in order {
+            guard let (curve, loop) = curves[i] else { continue }
+            let width = LabelPlacer.labelWidth(Self.edgeLabel(coverage.transitions[i]))
+            labels[i] = placer.place(width: width, candidates: loop ? Self.loopCandidates(curve, width: width) : curve.labelCandidates())
+        }
+        var parts: [String] = []
+        for (i, row) in coverage.transitions.enumerated() {
+            guard let (curve, loop) = curves[i], let label = labels[i] else { continue }
+            // The arrowhead reaches a little past the curve's hull.
+            let hull = curve.hull
+            include(LabelPlacer.Rect(x: hull.x - 6, y: hull.y - 6, width: hull.width + 12, height: hull.height + 12))
+            include(label)
+            parts.append(edge(i, row, curve: curve, label: label, loop: loop))
+        }
+        return (parts, bounds ?? LabelPlacer.Rect(x: 0, y: 0, width: 0, height: 0))
+    }
+
+    /// The curve of a row from box `a` to box `b`, the `parallel`-th between the two.
+    static func curve(from a: FlowLayout.Box, to b: FlowLayout.Box, parallel: Int, loop: Bool) -> EdgeCurve {
         let spread = Double(parallel) * 14
-        let points: [(Double, Double)]
+        let points: [(x: Double, y: Double)]
         if loop {
             // Above the box, a little right of centre; each further loop wider.
             let x = a.x + a.width / 2, y = a.y
             points = [(x - 8, y), (x - 24 - spread, y - 34 - spread), (x + 24 + spread, y - 34 - spread), (x + 8, y)]
         } else if b.layer > a.layer {
-            let start = (a.right, a.centreY + spread / 2), end = (b.x, b.centreY + spread / 2)
-            let bend = (end.0 - start.0) / 2
-            points = [start, (start.0 + bend, start.1 + spread), (end.0 - bend, end.1 + spread), end]
+            let start = (x: a.right, y: a.centreY + spread / 2), end = (x: b.x, y: b.centreY + spread / 2)
+            let bend = (end.x - start.x) / 2
+            points = [start, (start.x + bend, start.y + spread), (end.x - bend, end.y + spread), end]
         } else if b.layer == a.layer {
             // Same column: out of the right side and back in, bowed further right per parallel edge.
-            let start = (a.right, a.centreY), end = (b.right, b.centreY)
+            let start = (x: a.right, y: a.centreY), end = (x: b.right, y: b.centreY)
             let out = max(a.right, b.right) + 36 + spread
-            points = [start, (out, start.1), (out, end.1), end]
+            points = [start, (out, start.y), (out, end.y), end]
         } else {
             // Backwards: under both boxes, from the bottom of the source to the bottom of the target.
-            let start = (a.x + a.width / 2 + 6, a.y + a.height), end = (b.x + b.width / 2 - 6, b.y + b.height)
-            let low = max(start.1, end.1) + 26 + spread
-            points = [start, (start.0, low), (end.0, low), end]
+            let start = (x: a.x + a.width / 2 + 6, y: a.y + a.height), end = (x: b.x + b.width / 2 - 6, y: b.y + b.height)
+            let low = max(start.y, end.y) + 26 + spread
+            points = [start, (start.x, low), (end.x, low), end]
         }
+        return EdgeCurve(points: points)
+    }
+
+    /// Where a self-loop's label tries to sit, outside the loop: above it, then beside it, then higher.
+    static func loopCandidates(_ curve: EdgeCurve, width: Double) -> [(x: Double, y: Double)] {
+        let hull = curve.bounds
+        let above = hull.y - LabelPlacer.labelHeight / 2 - 1
+        let beside = hull.centreY
+        let right = hull.right + width / 2 + 2, left = hull.x - width / 2 - 2
+        return [(hull.centreX, above), (right, beside), (left, beside)]
+            + (1...6).flatMap { k -> [(x: Double, y: Double)] in
+                let up = above - Double(k) * LabelPlacer.labelHeight
+                return [(hull.centreX, up), (right, up), (left, up)]
+            }
+    }
+
+    /// A row's label on the graph: `event · stacks` when it fires, the event alone when dead, and
+    /// `⟲ event` for a reset row, which starts the flow again and so adds no stack of its own.
+    static func edgeLabel(_ row: FlowCoverage.TransitionCoverage) -> String {
+        row.reset ? "⟲ \(row.event)" : row.fired ? "\(row.event) · \(row.stacks)" : row.event
+    }
+
+    func edge(_ i: Int, _ row: FlowCoverage.TransitionCoverage, curve: EdgeCurve, label: LabelPlacer.Rect, loop: Bool) -> String {
+        let points = curve.points
         let d = "M\(p(points[0])) C\(p(points[1])) \(p(points[2])) \(p(points[3]))"
-        // The label at the curve's midpoint, B(1/2) = (P0 + 3 P1 + 3 P2 + P3) / 8.
-        let mx = (points[0].0 + 3 * points[1].0 + 3 * points[2].0 + points[3].0) / 8
-        let my = (points[0].1 + 3 * points[1].1 + 3 * points[2].1 + points[3].1) / 8
         var classes = ["edge"]
         if !row.fired { classes.append("dead") }
         if loop { classes.append("loop") }
-        let tooltip = "\(row.from) —\(row.event)→ \(row.to)\n" + (row.fired ? "stacks: \(row.stacks)" : "dead: never fires")
-        let label = row.fired ? "\(row.event) · \(row.stacks)" : row.event
+        if row.reset { classes.append("reset") }
+        let fate = row.reset ? (row.fired ? "reset: fires, and starts the flow again (no stack of its own)" : "reset, dead: never fires")
+            : row.fired ? "stacks: \(row.stacks)" : "dead: never fires"
+        let tooltip = "\(row.from) —\(row.event)→ \(row.to)\n" + fate
         return HTMLText.element("g", [
             "class": classes.joined(separator: " "), "id": rowID(i),
             "data-from": row.from, "data-event": row.event, "data-to": row.to,
         ], HTMLText.element("title", [:], HTMLText.escaped(tooltip))
             + HTMLText.empty("path", ["class": "line", "d": d])
-            + HTMLText.element("text", ["class": "label", "x": HTMLText.number(mx), "y": HTMLText.number(my - 4)], HTMLText.escaped(label)))
+            + HTMLText.element("text", ["class": "label", "x": HTMLText.number(label.centreX),
+                                        "y": HTMLText.number(label.centreY + LabelPlacer.baselineOffset)], HTMLText.escaped(Self.edgeLabel(row))))
     }
 
-    func p(_ point: (Double, Double)) -> String { "\(HTMLText.number(point.0)),\(HTMLText.number(point.1))" }
+    func p(_ point: (x: Double, y: Double)) -> String { "\(HTMLText.number(point.x)),\(HTMLText.number(point.y))" }
 
     /// The graph in one paragraph, for the SVG's `<desc>`.
     func description() -> String {

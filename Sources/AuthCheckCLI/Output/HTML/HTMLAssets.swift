@@ -16,11 +16,11 @@ enum HTMLAssets {
     static let style = """
         :root { color-scheme: light dark; --bg: #ffffff; --fg: #1f2328; --muted: #656d76; --node: #f6f8fa;
           --border: #57606a; --edge: #8c959f; --success: #1a7f37; --abort: #6e7781; --abort-fill: #eaeef2;
-          --bad: #cf222e; --path: #bc4c00; --current: #0969da; --dim: 0.42; }
+          --bad: #cf222e; --path: #bc4c00; --current: #0969da; --reset: #8250df; --dim: 0.42; }
         @media (prefers-color-scheme: dark) {
           :root { --bg: #0d1117; --fg: #e6edf3; --muted: #8d96a0; --node: #161b22; --border: #8d96a0;
             --edge: #6e7681; --success: #3fb950; --abort: #8d96a0; --abort-fill: #21262d; --bad: #f85149;
-            --path: #f0883e; --current: #58a6ff; --dim: 0.45; }
+            --path: #f0883e; --current: #58a6ff; --reset: #bc8cff; --dim: 0.45; }
         }
         body { margin: 0 auto; max-width: 96rem; padding: 1rem 1.5rem; background: var(--bg); color: var(--fg);
           font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; }
@@ -57,6 +57,8 @@ enum HTMLAssets {
           stroke: var(--bg); stroke-width: 3px; stroke-linejoin: round; }
         .edge.dead { opacity: var(--dim); }
         .edge.dead .line { stroke-dasharray: 5 4; marker-end: url(#arrow-dead); }
+        .edge.reset .line { stroke: var(--reset); stroke-dasharray: 9 3 2 3; }
+        .edge.reset .label { fill: var(--reset); }
         .edge:hover .line, .node:hover .box { stroke-width: 2.5; }
         .edge.on-path .line { stroke: var(--path); stroke-width: 2.5; marker-end: url(#arrow-on); }
         .edge.on-path .label { fill: var(--path); font-weight: 600; }
@@ -67,7 +69,7 @@ enum HTMLAssets {
         .legend .key { white-space: nowrap; margin-right: 0.5rem; }
         .legend .k-success { color: var(--success); } .legend .k-abort { color: var(--abort); }
         .legend .k-violated { color: var(--bad); } .legend .k-on-path { color: var(--path); }
-        .legend .k-unreachable { opacity: var(--dim); }
+        .legend .k-unreachable { opacity: var(--dim); } .legend .k-reset { color: var(--reset); }
         .violation-list { padding-left: 1.5rem; }
         button { font: inherit; color: inherit; background: var(--node); border: 1px solid var(--edge);
           border-radius: 6px; padding: 0.2rem 0.6rem; cursor: pointer; }
