@@ -48,7 +48,7 @@ struct FrameValueTable {
 /// Whether the runtime is exactly at a frame of the model: state, history height (when read), and
 /// the value of every data key, read through the driver's own API.
 ///
-/// A presence key must hold the token the walk sent for it (``FrameWalk``'s expected tokens), a
+/// A presence key must hold the token the walk sent for it (``Walk``'s expected tokens), a
 /// valued key the text of its value in the key's domain, a counter above 0 its count; no other key
 /// may hold a value. The key layout is read from flat tables built once, and the matcher is a
 /// reference, so the walk calls it at every node without copying anything.
@@ -62,6 +62,10 @@ final class FrameMatcher<Driver: FlowDriver> {
     let table: FrameValueTable
     /// The built-in runtime's session when the driver is one: its data is compared where it is stored.
     let session: FlowSession<StateID, EventID, KeyID, FlowValue>?
+    /// An app whose flow has only presence keys: compared in one call, which answers faster than key by key.
+    let app: ErasedAppDriver?
+    /// Whether the flow has only presence keys.
+    let presenceOnly: Bool
 
     init(table: FrameValueTable, driver: Driver, readsInternals: Bool, expected: UnsafeMutablePointer<Int>) {
         self.driver = driver
@@ -69,11 +73,14 @@ final class FrameMatcher<Driver: FlowDriver> {
         self.expected = expected
         self.table = table
         self.session = (driver as? SessionDriver)?.session
+        self.presenceOnly = table.valuedBits | table.counterBits == 0
+        self.app = !readsInternals && presenceOnly ? driver as? ErasedAppDriver : nil
     }
 
     /// Whether the runtime is at `state`, with `height` frames of history (when read), holding exactly the data keys `data` with the frame's `values`.
     @inline(__always)
     func matches(state: Int32, values: UInt64, data: UInt64, height: Int) -> Bool {
+        if let app { return app.isAt(StateID(state), keys: KeySet(bits: data), values: UnsafePointer(expected)) }
         if driver.state.rawValue != state || (readsInternals && driver.height != height) || driver.dataCount != data.nonzeroBitCount {
             return false
         }
@@ -81,6 +88,7 @@ final class FrameMatcher<Driver: FlowDriver> {
     }
 
     /// Whether the runtime's values of the data keys `bits` equal the frame's `values` (the count is compared by the caller), without building the values.
+    @inline(__always)
     func matchesData(values: UInt64, bits: UInt64) -> Bool {
         if let session { return sessionMatchesData(session, values: values, bits: bits) }
         var rest = bits
@@ -107,6 +115,16 @@ final class FrameMatcher<Driver: FlowDriver> {
     /// ``matchesData(values:bits:)`` for the built-in runtime: the same comparisons, each value compared where the session stores it.
     @inline(__always)
     func sessionMatchesData(_ session: FlowSession<StateID, EventID, KeyID, FlowValue>, values: UInt64, bits: UInt64) -> Bool {
+        if presenceOnly {
+            // Every key holds the token the walk sent (a flow with no valued keys or counters, every `/1` flow).
+            var rest = bits
+            while rest != 0 {
+                let k = rest.trailingZeroBitCount
+                rest &= rest &- 1
+                guard session.dataHolds(.int(expected[k]), for: KeyID(Int32(k))) else { return false }
+            }
+            return true
+        }
         var rest = bits
         while rest != 0 {
             let k = rest.trailingZeroBitCount

@@ -1,11 +1,10 @@
 import AuthFlow
 
-/// The moves of every configuration a ``FrameWalk`` meets, computed once by the one semantics and
-/// kept in flat arrays, so the walk pays the model's side of a node what the `/1` walk's
-/// ``MoveTable`` costs.
+/// The moves of every configuration a ``Walk`` meets, computed once by the one semantics and
+/// kept in flat arrays, so the model's side of a node costs a few array reads.
 ///
-/// A flow whose moves depend on its data has few configurations `(state, keys, values)` and very
-/// many stacks over them. The first time the walk meets a configuration it gets a dense id; the
+/// A flow has few configurations `(state, keys, values)` and very many stacks over them (a `/1`
+/// flow's configurations are its states with the key sets that reach them). The first time the walk meets a configuration it gets a dense id; the
 /// first time a node stands on it, ``expand(_:of:)`` asks ``FlowModel/successors(state:keys:values:into:)``
 /// for its moves and stores each with the id of the configuration it pushes, whether an earlier
 /// sibling pushes the same one, and the checks the walk makes there (per emission: enabled or not,
@@ -23,7 +22,7 @@ struct FrameTable {
     ///
     /// One bit set per configuration, computed in ``expand(_:of:)``. Per-configuration facts that a
     /// check reads at every node (say, one bit per user property the frame violates) belong here:
-    /// add the bit, set it in ``FrameTable/facts(of:resets:)``, read it in ``FrameWalk/checkNode()``.
+    /// add the bit, set it in ``FrameTable/facts(of:resets:)``, read it in ``Walk/checkNode()``.
     struct Facts: OptionSet {
         var rawValue: UInt64
         /// The spec lets the user go back from this state (above the root): it is not terminal and its step allows back.
@@ -82,6 +81,18 @@ struct FrameTable {
         var refused: Bool
         /// Some branch resets.
         var resets: Bool
+        /// Why a refused event is refused, as a finding words it.
+        var refusal: Refusal
+    }
+
+    /// Why the spec refuses an event in a configuration.
+    enum Refusal {
+        /// The step emits the event with no row, or does not emit it at all (an app is sent every event).
+        case noTransition
+        /// The step emits it, but its `when` does not hold now.
+        case notOffered
+        /// Some branch (the values the system chose) has no row whose guard holds.
+        case noRowTakes
     }
 
     static let illegal: Int32 = -1
@@ -97,6 +108,10 @@ struct FrameTable {
     private var successors: [FlowModel.Successor] = []
     /// Per state: the event of each emission, in declaration order.
     private let emissionEvents: [[EventID]]
+    /// Per state: whether each emission has rows at all (an emission with none is refused as having no transition).
+    private let emissionHasRows: [[Bool]]
+    /// Per state: the events its step does not emit, probed when the implementation is an app (``DriverTraits/probesEveryEvent``).
+    private let unemitted: [[Int32]]
     /// Bits of config keys (not data); per counter, its bit and the mask of its field (data when above 0).
     private let configBits: UInt64
     private let counterMasks: [(bit: UInt64, mask: UInt64)]
@@ -124,9 +139,15 @@ struct FrameTable {
     /// default ``defaultCapacity``, raised to what one stack of that depth needs, so that emptying
     /// the table always makes room). A smaller explicit capacity is taken as it is: the walk then
     /// empties the table at almost every step, which is slow but changes nothing it finds.
-    init(model: FlowModel, depth: Int, capacity: Int? = nil) {
+    init(model: FlowModel, depth: Int, capacity: Int? = nil, probesEveryEvent: Bool = false) {
         let layout = model.layout
         emissionEvents = model.emissions.map { $0.map(\.event) }
+        emissionHasRows = model.emissions.map { $0.map { !$0.rows.isEmpty } }
+        unemitted = model.emissions.map { emissions in
+            guard probesEveryEvent else { return [] }
+            let emitted = Set(emissions.map(\.event.rawValue))
+            return (0..<Int32(model.events.count)).filter { !emitted.contains($0) }
+        }
         configBits = layout.configKeys
         counterMasks = (0..<model.keys.count).filter { layout.isCounter($0) }.map { (1 << UInt64($0), layout.mask($0)) }
         backAllowed = (0..<model.stateCount).map { model.canGoBack[$0] && !model.isTerminal[$0] }
@@ -191,7 +212,8 @@ struct FrameTable {
         var anyReset = false
         for emission in events.indices {
             var last = first
-            var check = Check(event: events[emission].rawValue, first: Int32(moveStart + first), end: 0, enabled: false, refused: false, resets: false)
+            var check = Check(event: events[emission].rawValue, first: Int32(moveStart + first), end: 0, enabled: false, refused: false,
+                              resets: false, refusal: !emissionHasRows[state][emission] ? .noTransition : .noRowTakes)
             while last < successors.count && successors[last].emission == emission {
                 let successor = successors[last]
                 let adds = model.emissions[state][emission].addKeys
@@ -213,9 +235,14 @@ struct FrameTable {
                 last += 1
             }
             check.end = Int32(moveStart + last)
+            if check.first == check.end && check.refusal == .noRowTakes { check.refusal = .notOffered }
             anyReset = anyReset || check.resets
             checks.append(check)
             first = last
+        }
+        for event in unemitted[state] {
+            checks.append(Check(event: event, first: Int32(moves.count), end: Int32(moves.count), enabled: false, refused: false,
+                                resets: false, refusal: .noTransition))
         }
         entries[c].moveStart = Int32(moveStart)
         entries[c].moveEnd = Int32(moves.count)

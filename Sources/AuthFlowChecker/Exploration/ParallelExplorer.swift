@@ -4,20 +4,23 @@ import Foundation
 
 /// Splits the runtime walk between threads, each driving its own runtime, with the single-threaded walk's exact results.
 ///
-/// The stack tree is cut at a small prefix depth `p`, chosen from the model so that there are a
-/// few dozen subtrees per worker. One task walks every stack of fewer than `p` events exactly as
-/// ``RuntimeExplorer/explore(_:depth:timeout:)`` would with depth `p - 1`; every stack of exactly
-/// `p` events roots one more task, which resets its runtime, replays the stack's first `p - 1`
-/// events (as the walk's resynchronisation does), pushes the last one with every check, walks the
-/// subtree below it to the full depth and undoes it. Workers take tasks from a shared queue, each
-/// with a runtime of its own.
+/// The stack trees of every variant are cut at one prefix depth `p`, chosen from the model so that
+/// there are a few dozen subtrees per worker. One task walks every variant's stacks of fewer than `p`
+/// events exactly as ``RuntimeExplorer/explore(_:depth:timeout:)`` would with depth `p - 1`; every
+/// stack of exactly `p` events (a variant and the move ordinals from its root, over the moves the
+/// walk takes) roots one more task, which starts its runtime in the variant, replays the stack's
+/// first `p - 1` moves (as the walk's resynchronisation does), pushes the last one with every check,
+/// walks the subtree below it to the full depth and undoes it. Workers take tasks from a shared
+/// queue, each with a runtime and one ``Walk`` (so one ``FrameTable``) of its own.
 ///
 /// Every stack is visited by exactly one task, with the same checks in the same order as in the
 /// single-threaded walk, so the `stacks` count is the same, and so is every site's violation:
-/// each task keeps its sites' first occurrences in breadth-first order (path length, then moves in
-/// declaration order), and merging keeps the least, which is the one the single-threaded walk keeps.
-/// This needs a runtime whose behaviour depends on its current stack only (not on what it did
-/// before it was reset), as the resynchronisation of the single-threaded walk already does.
+/// the resets of a configuration are driven at one stack fixed by the model (``ResetStacks``),
+/// whoever walks it; each task keeps its sites' first occurrences in breadth-first order (path
+/// length, then variant, then moves in the semantics' order), and merging keeps the least, which
+/// is the one the single-threaded walk keeps. This needs a runtime whose behaviour depends on its
+/// current stack only (not on what it did before it was reset), as the resynchronisation of the
+/// single-threaded walk already does.
 ///
 /// ```swift
 /// let walk = ParallelExplorer(model: model, workers: 2).explore(depth: 24)
@@ -55,13 +58,6 @@ package struct ParallelExplorer: Sendable {
     /// - Returns: the same stacks count and violations as the single-threaded walk.
     package func explore<Driver: FlowDriver & SendableMetatype>(depth: Int, timeout: Double? = nil,
                                                                makeDriver: @escaping @Sendable () -> Driver) -> RuntimeExploration {
-        // A flow whose moves depend on the data (authflow/2) is split over its variants' frames (``runFrames``).
-        guard explorer.model.isStatic else {
-            if Driver.self == SessionDriver.self {
-                return runFrames(depth: depth, timeout: timeout) { makeDriver() as! SessionDriver }
-            }
-            return runFrames(depth: depth, timeout: timeout, makeDriver: makeDriver)
-        }
         if Driver.self == SessionDriver.self {
             // Specialise the walk for the real runtime, whatever type the caller knew it by.
             return run(depth: depth, timeout: timeout) { makeDriver() as! SessionDriver }
@@ -69,36 +65,10 @@ package struct ParallelExplorer: Sendable {
         return run(depth: depth, timeout: timeout, makeDriver: makeDriver)
     }
 
-    /// One unit of work: the stacks of fewer than `p` events (`path` empty), or the subtree below `path`.
-    struct Task: Sendable {
-        var path: [Int]
-    }
-
-    /// The prefix depth and the tasks: the top of the tree, then one subtree per stack of exactly `p` events.
-    func tasks(depth: Int) -> (prefix: Int, tasks: [Task]) {
-        let table = explorer.table
-        let target = workers * max(1, tasksPerWorker)
-        struct Stub { var state: Int32; var keys: UInt64; var path: [Int] }
-        var frontier = [Stub(state: explorer.model.initial.rawValue, keys: 0, path: [])]
-        var prefix = 0
-        while prefix < depth && (prefix == 0 || frontier.count < target) {
-            var next: [Stub] = []
-            for stub in frontier {
-                for m in table.moves(of: Int(stub.state)) where table.target[m] >= 0 && !table.isDuplicate(m, keys: stub.keys) {
-                    next.append(Stub(state: table.target[m], keys: stub.keys | table.adds[m], path: stub.path + [m]))
-                }
-            }
-            prefix += 1
-            frontier = next
-            if frontier.isEmpty { break }
-        }
-        return (prefix, [Task(path: [])] + frontier.map { Task(path: $0.path) })
-    }
-
     /// What the workers share: the task queue, the merged results, and the limits.
     final class Shared: @unchecked Sendable {
         let lock = NSLock()
-        let tasks: [Task]
+        let taskCount: Int
         var next = 0
         var stacks = 0
         var sites: [Site: FoundViolation] = [:]
@@ -108,18 +78,18 @@ package struct ParallelExplorer: Sendable {
         let deadline: Date?
         let progress: CheckProgress?
 
-        init(tasks: [Task], deadline: Date?, progress: CheckProgress?) {
-            self.tasks = tasks
+        init(taskCount: Int, deadline: Date?, progress: CheckProgress?) {
+            self.taskCount = taskCount
             self.deadline = deadline
             self.progress = progress
         }
 
-        /// The next task, or nil when none is left or the run is stopping.
-        func take() -> Task? {
+        /// The index of the next task, or nil when none is left or the run is stopping.
+        func take() -> Int? {
             lock.withLock {
-                guard !stop, next < tasks.count else { return nil }
+                guard !stop, next < taskCount else { return nil }
                 next += 1
-                return tasks[next - 1]
+                return next - 1
             }
         }
 
@@ -136,8 +106,8 @@ package struct ParallelExplorer: Sendable {
             return stopping
         }
 
-        /// Merges one finished walk, static or over frames: its stacks, why it stopped, and each site's first occurrence.
-        func merge(_ walk: some WalkFindings) {
+        /// Merges one finished walk: its stacks, why it stopped, and each site's first occurrence.
+        func merge<Driver>(_ walk: Walk<Driver>) {
             lock.withLock {
                 stacks += walk.stacks
                 if let reason = walk.stoppedBy {
@@ -150,33 +120,5 @@ package struct ParallelExplorer: Sendable {
                 }
             }
         }
-    }
-
-    func run<Driver: FlowDriver & SendableMetatype>(depth: Int, timeout: Double?,
-                                                    makeDriver: @escaping @Sendable () -> Driver) -> RuntimeExploration {
-        let depth = max(0, depth)
-        if workers == 1 || depth == 0 {
-            return explorer.explore(makeDriver(), depth: depth, timeout: timeout)
-        }
-        let (prefix, tasks) = self.tasks(depth: depth)
-        let shared = Shared(tasks: tasks, deadline: timeout.map { Date().addingTimeInterval($0) },
-                            progress: CheckProgress.current)
-        let explorer = self.explorer
-        DispatchQueue.concurrentPerform(iterations: min(workers, tasks.count)) { _ in
-            let driver = makeDriver()
-            while let task = shared.take() {
-                var walk = Walk(explorer: explorer, driver: driver, depth: task.path.isEmpty ? prefix - 1 : depth,
-                                deadline: nil, timeout: timeout)
-                walk.monitor = { [unowned shared] count in shared.tick(count, depth: task.path.count) }
-                if task.path.isEmpty {
-                    walk.runAll()
-                } else {
-                    walk.runSubtree(path: task.path)
-                }
-                shared.merge(walk)
-            }
-        }
-        return RuntimeExploration(violations: Walk<Driver>.ordered(Array(shared.sites.values)), stacks: shared.stacks,
-                                  depth: depth, stoppedBy: shared.stoppedBy ?? (shared.stop ? timeout.map { .timeout(seconds: $0) } : nil))
     }
 }

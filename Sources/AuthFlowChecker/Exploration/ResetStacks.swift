@@ -1,6 +1,6 @@
 import AuthFlow
 
-/// The one stack at which a ``FrameWalk`` drives the resets of each configuration: the shortest that
+/// The one stack at which a ``Walk`` drives the resets of each configuration: the shortest that
 /// reaches it, the first of those in move order (the breadth-first order reports use).
 ///
 /// A reset cannot be undone, so the walk drives a configuration's reset moves once and replays its path
@@ -49,7 +49,7 @@ final class ResetStacks: Sendable {
     }
 
     /// Whether the stack `nodes` (in `variant`) is the one at which the resets of its top configuration `configuration` are driven.
-    func drivesResets(_ configuration: Configuration, variant: Int, nodes: PointerStack<FrameNode>) -> Bool {
+    func drivesResets(_ configuration: Configuration, variant: Int, nodes: PointerStack<WalkNode>) -> Bool {
         guard let found = paths[configuration], found.variant == variant, found.path.count == nodes.count - 1 else { return false }
         for i in found.path.indices where nodes[i + 1].via != found.path[i] { return false }
         return true

@@ -27,8 +27,6 @@ import Foundation
 /// between threads, see ``ParallelExplorer``.
 package struct RuntimeExplorer: Sendable {
     let model: FlowModel
-    /// The model's moves as flat arrays, for the hot loop.
-    let table: MoveTable
     /// What the walk asks the implementation and what it calls it.
     let traits: DriverTraits
     /// The spec's own `always`/`never` rules, checked on every frame the walk drives.
@@ -39,16 +37,6 @@ package struct RuntimeExplorer: Sendable {
         self.model = model
         self.traits = traits
         self.rules = RuleCheck(model: model)
-        // For each state and move, the masks that make the move push the same frame as an earlier sibling.
-        let duplicateMasks = model.moves.map { moves in
-            moves.indices.map { j in
-                guard let target = moves[j].target else { return [UInt64]() }
-                return (0..<j).compactMap { i in
-                    moves[i].target == target ? moves[i].adds.bits ^ moves[j].adds.bits : nil
-                }
-            }
-        }
-        self.table = MoveTable(model: model, duplicateMasks: duplicateMasks, probingEveryEvent: traits.probesEveryEvent)
     }
 
     /// An explorer of `model` for the built-in runtime: every question asked.
@@ -85,29 +73,16 @@ package struct RuntimeExplorer: Sendable {
     package func explore<Driver: FlowDriver>(_ driver: Driver, depth: Int, timeout: Double? = nil) -> RuntimeExploration {
         let deadline = timeout.map { Date().addingTimeInterval($0) }
         let progress = CheckProgress.current
-        if !model.isStatic {
-            // Moves that depend on the data: the walk over frames, every variant in order (specialised for the real runtime).
-            if let session = driver as? SessionDriver {
-                var walk = FrameWalk(model: model, driver: session, traits: traits, depth: depth, deadline: deadline, timeout: timeout,
-                                     start: { session.start(variant: $0) })
-                walk.progress = progress
-                walk.runAll()
-                return walk.result()
-            }
-            var walk = FrameWalk(model: model, driver: driver, traits: traits, depth: depth, deadline: deadline, timeout: timeout,
-                                 start: { driver.start(variant: $0) })
-            walk.progress = progress
-            walk.runAll()
-            return walk.result()
-        }
         // The real runtime gets a walk specialised for it, whatever type the caller knew it by.
         if let session = driver as? SessionDriver {
-            var walk = Walk(explorer: self, driver: session, depth: depth, deadline: deadline, timeout: timeout)
+            var walk = Walk(model: model, driver: session, traits: traits, depth: depth, deadline: deadline, timeout: timeout,
+                                 start: { session.start(variant: $0) })
             walk.progress = progress
             walk.runAll()
             return walk.result()
         }
-        var walk = Walk(explorer: self, driver: driver, depth: depth, deadline: deadline, timeout: timeout)
+        var walk = Walk(model: model, driver: driver, traits: traits, depth: depth, deadline: deadline, timeout: timeout,
+                             start: { driver.start(variant: $0) })
         walk.progress = progress
         walk.runAll()
         return walk.result()

@@ -8,26 +8,46 @@ import AuthFlow
 /// reports that as `divergence` or `undo-mismatch`), the frame the runtime holds is read through the
 /// driver and checked as well, so a runtime that breaks a rule the spec keeps is reported as that rule too.
 extension Walk {
-    /// Checks the rules on the frame of the node just entered, which the runtime holds (a static flow's values are all 0).
+    /// Checks the rules on the frame of the node just entered (configuration `id`), which the runtime holds.
+    ///
+    /// The frame is the spec's, so which rules it breaks is a fact of the configuration: decided once, at its
+    /// first visit, from the rules the data could break in its state, and read back at every other stack.
+    @inline(__always)
+    mutating func checkRules(_ id: Int32) {
+        if rules.isEmpty { return }
+        if !table.entries[Int(id)].facts.contains(.rulesDecided) { decideRules(id) }
+        let entry = table.entries[Int(id)]
+        if entry.ruleStart < entry.ruleEnd { recordRules(entry) }
+    }
+
     @inline(never)
-    mutating func checkRules(state: Int32, keys: UInt64) {
+    mutating func decideRules(_ id: Int32) {
+        let entry = table.entries[Int(id)], rules = self.rules
+        let broken = rules.candidateRange(entry.state).filter {
+            rules.breaksCandidate($0, state: entry.state, keys: entry.keys, values: entry.values)
+        }
+        table.decideRules(id, broken: broken.map { Int32(rules.candidateRules[$0]) })
+    }
+
+    /// Records each rule `entry` breaks at this stack, unless it was found at a shorter one.
+    @inline(never)
+    mutating func recordRules(_ entry: FrameTable.Entry) {
         let length = Int32(nodes.count - 1)
-        for i in rules.candidateRange(state) {
-            let r = rules.candidateRules[i]
-            guard ruleFound[r] >= length && rules.breaksCandidate(i, state: state, keys: keys, values: 0) else { continue }
+        for k in Int(entry.ruleStart)..<Int(entry.ruleEnd) {
+            let r = Int(table.brokenRules[k])
+            guard ruleFound[r] >= length else { continue }
             ruleFound[r] = length
-            let rules = self.rules
+            let rules = self.rules, state = entry.state, keys = entry.keys, values = entry.values
             record(Site(property: rules.properties[r], state: nil), state: model.states[Int(state)], trigger: nil, mismatch: nil) { model in
-                rules.message(r, state: model.states[Int(state)], keys: keys, values: 0)
+                rules.message(r, state: model.states[Int(state)], keys: keys, values: values)
             }
         }
     }
 
-    /// Checks the rules on the frame the runtime holds after `trigger` (nil: the move to the top node)
-    /// left it where the spec does not say; `mismatch` is how it differs, when the walk compared it.
-    @inline(never)
+    /// Checks the rules on the frame the runtime holds after `trigger` (nil: the move to the top node) left it
+    /// where the spec does not say; `mismatch` is how it differs, when the walk compared it.
     mutating func checkRulesOnRuntime(trigger: WalkTrigger?, mismatch: FrameMismatch? = nil) {
-        guard let frame = rules.frame(of: driver, root: model.roots[0]) else { return }
+        guard !rules.isEmpty, let frame = rules.frame(of: driver, root: model.roots[variant]) else { return }
         let name = rules.stateName(frame.state, of: driver)
         for r in rules.indices where rules.breaks(r, state: frame.state, keys: frame.keys, values: frame.values) {
             let rules = self.rules, subject = self.subject

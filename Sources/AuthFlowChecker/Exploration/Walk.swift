@@ -1,61 +1,127 @@
 import AuthFlow
 import Foundation
 
-/// One walk's state: the model's stack, the expected values, and the sites found.
+/// One node of a ``Walk``'s stack: a configuration of its ``FrameTable`` and where the walk is among its moves.
+struct WalkNode {
+    /// The configuration's id in the walk's table.
+    var config: Int32
+    /// The next move to try: an index into the table's moves.
+    var next: Int32
+    /// The event that pushed this node (-1 at a root).
+    var event: Int32
+    /// Its index among the parent's moves (the breadth-first order).
+    var via: Int32
+    /// Where this node's expected-token changes start in the log.
+    var logStart: Int32
+}
+
+/// The lockstep walk, the one for every flow (`authflow/1` and `/2`) and every implementation (the
+/// built-in runtime, an app's own coordinator): every stack of at most `depth` forward events from
+/// every variant's root, driven through the implementation and compared with the model's frame after
+/// every action.
+///
+/// The moves come from the one semantics, ``FlowModel/successors(state:keys:values:into:)``, asked
+/// once per configuration and kept in a ``FrameTable``: a node carries its configuration's id, so the
+/// model's side of a node costs a few array reads. At every node: each move that pushes a frame is
+/// sent (with the branch's value for each valued key it adds, a unique token for each presence key),
+/// checked, walked and undone; a move no row takes, and an event the step does not offer now, must be
+/// refused without change; a reset must land on the variant's root with nothing to undo (then the
+/// path is replayed, since a reset cannot be undone); back is tried where the spec forbids it.
+/// An app (``DriverTraits/app``) is also sent every event its step does not emit, and is probed once
+/// per configuration (``checkNode()``). Siblings that push the same frame are one stack, so the
+/// stacks counted equal the configuration graph's count. Memory is proportional to the depth (the table is bounded, see
+/// ``FrameTable``).
 struct Walk<Driver: FlowDriver> {
-    let explorer: RuntimeExplorer
-    let model: FlowModel
-    let table: MoveTable
+    typealias Node = WalkNode
+
+    /// The flow (kept by reference: the walk is passed by value to its helpers, so it stays small).
+    var model: FlowModel { sender.model }
     let driver: Driver
     let depth: Int
     let deadline: Date?
     let timeout: Double?
-    let memory: WalkMemory<WalkNode>
-    /// Whether the runtime's history height, enabled events and back answer are compared (``DriverTraits``).
     let readsInternals: Bool
-    /// What findings call the implementation.
     let subject: String
-    /// The spec's own `always`/`never` rules, and whether there are any (a `/1` walk never looks further).
-    let rules: RuleCheck
-    let checksRules: Bool
-    /// Per rule: the path length of the occurrence kept so far (longer ones are skipped without building their order).
-    var ruleFound: [Int32]
+    /// Starts the runtime in a variant, at its root; false when it cannot.
+    let start: (Int) -> Bool
+    /// The moves of every configuration met, from the one semantics.
+    var table: FrameTable
+    let memory: WalkMemory<WalkNode>
     var nodes: PointerStack<WalkNode>
-    let expected: UnsafeMutablePointer<Int>  // expected token per key (-1: absent)
+    /// The token the runtime must hold for each presence key (-1: none).
+    let expected: UnsafeMutablePointer<Int>
     var log: PointerStack<ExpectedChange>
+    /// Bits of the keys a frame does not hold as data: config keys (fixed per variant).
+    let configBits: UInt64
+    /// Compares the runtime with a configuration's frame.
+    let matcher: FrameMatcher<Driver>
+    var variant = 0
     var stacks = 0
     var stoppedBy: StopReason?
     var sites: [Site: FoundViolation] = [:]
-    /// For an app: the stack height each configuration was probed at (see ``checkNode()``).
-    var probedAt = ProbeDepths()
-    /// Where to report progress, every 4096 stacks; `nil` for nowhere.
     var progress: CheckProgress?
-    /// When set, called every 4096 stacks with the stacks counted since the last call instead of
-    /// reporting progress and checking the deadline; returns whether to stop (walks that share an
-    /// exploration share its limits this way).
+    /// What the walk sends for each key, shared by the closures it hands the driver (which must not copy the walk).
+    let sender: ValueSender
+    /// The stack at which each configuration's reset moves are driven: a reset cannot be undone, so each
+    /// is driven once, at the shortest stack that reaches its configuration (the first in move order),
+    /// and the path replayed after it. (The table's ``FrameTable/Facts/resetsDriven`` records it was.)
+    let resetStacks: ResetStacks
+    /// The stack height below which this walk does not go: 0 for a whole walk, the subtree's root's parent for ``runSubtree(variant:path:)``.
+    var floor = 0
+    /// When set, called every 4096 stacks with the stacks counted since the last call instead of reporting
+    /// progress and checking the deadline; returns whether to stop (walks that share an exploration share its limits).
     var monitor: ((Int) -> Bool)?
     var monitored = 0
+    /// The spec's own `always`/`never` rules, checked on every frame the walk drives (``Walk+Rules``).
+    let rules: RuleCheck
+    /// Per rule: the path length of the occurrence kept so far.
+    var ruleFound: [Int32]
+    /// For an app: the stack height each configuration was probed at (see ``checkNode()``).
+    var probedAt = ProbeDepths()
 
-    init(explorer: RuntimeExplorer, driver: Driver, depth: Int, deadline: Date?, timeout: Double?) {
-        self.explorer = explorer
-        self.model = explorer.model
-        self.table = explorer.table
+    /// The flow and the values the walk sends: a valued key's value in a branch, a presence key's token.
+    final class ValueSender {
+        let model: FlowModel
+        /// The keys' fields and domains.
+        let table: FrameValueTable
+        init(model: FlowModel) {
+            self.model = model
+            self.table = FrameValueTable(layout: model.layout, keyCount: model.keys.count)
+        }
+
+        /// The value of `key` sent with `event` at `height`, the branch's values packed in `values`.
+        @inline(__always)
+        func value(_ key: KeyID, event: EventID, values: UInt64, height: Int) -> FlowValue {
+            let k = key.index
+            if table.valuedBits & (1 << UInt64(k)) != 0, let position = table.position(k, in: values) { return table.textValues[position] }
+            return .int(RuntimeExplorer.token(height: height, event: event, key: key))
+        }
+    }
+
+    init(model: FlowModel, driver: Driver, traits: DriverTraits, depth: Int, deadline: Date?, timeout: Double?,
+         tableCapacity: Int? = nil, resetStacks: ResetStacks? = nil, start: @escaping (Int) -> Bool) {
         self.driver = driver
         self.depth = max(0, depth)
         self.deadline = deadline
         self.timeout = timeout
-        self.memory = WalkMemory(depth: self.depth, keys: explorer.model.keys.count, maximumAdds: explorer.table.maximumAdds)
+        self.readsInternals = traits.readsInternals
+        self.subject = traits.subject
+        self.start = start
+        self.table = FrameTable(model: model, depth: self.depth, capacity: tableCapacity, probesEveryEvent: traits.probesEveryEvent)
+        let maximumAdds = model.emissions.joined().map(\.addKeys.nonzeroBitCount).max() ?? 0
+        self.memory = WalkMemory(depth: self.depth, keys: model.keys.count, maximumAdds: maximumAdds)
         self.nodes = PointerStack(base: memory.nodes, capacity: memory.nodeCapacity)
         self.log = PointerStack(base: memory.log, capacity: memory.logCapacity)
         self.expected = memory.expected
-        self.readsInternals = explorer.traits.readsInternals
-        self.subject = explorer.traits.subject
-        self.rules = explorer.rules
-        self.checksRules = !explorer.rules.isEmpty
-        self.ruleFound = Array(repeating: .max, count: explorer.rules.rules.count)
+        let layout = model.layout
+        self.configBits = layout.configKeys
+        self.sender = ValueSender(model: model)
+        self.matcher = FrameMatcher(table: sender.table, driver: driver, readsInternals: traits.readsInternals, expected: memory.expected)
+        self.rules = RuleCheck(model: model)
+        self.resetStacks = resetStacks ?? ResetStacks(model: model, depth: self.depth)
+        self.ruleFound = Array(repeating: .max, count: rules.rules.count)
     }
 
-    /// The walk's findings, violations in breadth-first order.
     func result() -> RuntimeExploration {
         RuntimeExploration(violations: Self.ordered(Array(sites.values)), stacks: stacks, depth: depth, stoppedBy: stoppedBy)
     }
@@ -65,72 +131,79 @@ struct Walk<Driver: FlowDriver> {
         found.sorted { $0.precedes($1) }.map(\.violation)
     }
 
-    /// Walks every stack from the root.
+    /// Walks every variant in order, each from its root.
     mutating func runAll() {
-        driver.reset()
-        nodes.removeAll()
-        nodes.append(WalkNode(state: model.initial.rawValue, keys: 0, nextMove: table.moveStart[model.initial.index],
-                              event: -1, viaMove: -1, logStart: 0))
-        stacks += 1
-        checkNode()
-        walk(above: 0)
+        for index in model.roots.indices {
+            guard begin(variant: index) else { continue }
+            stacks += 1
+            checkNode()
+            walk()
+            if stoppedBy != nil { return }
+        }
     }
 
-    /// Walks the subtree of the stack reached by `path` (flat move indices from the root), which
-    /// must be a distinct stack of at most `depth` events: replays all but the last move as
-    /// ``resync()`` would, pushes the last one with every check, walks below it and undoes it.
-    /// Counts the subtree's stacks only; the stacks above it belong to whoever walks them.
-    mutating func runSubtree(path: [Int]) {
-        precondition(!path.isEmpty && path.count <= depth, "a subtree is rooted below the root and within the depth")
-        driver.reset()
-        for index in 0..<memory.keys { expected[index] = -1 }
+    /// Starts the runtime in `variant` and makes the variant's root the only node; false when the runtime cannot start there.
+    mutating func begin(variant index: Int) -> Bool {
+        variant = index
+        floor = 0
+        guard start(index) else { return false }
+        for k in 0..<memory.keys { expected[k] = -1 }
         log.removeAll()
         nodes.removeAll()
-        nodes.append(WalkNode(state: model.initial.rawValue, keys: 0, nextMove: table.moveStart[model.initial.index],
-                              event: -1, viaMove: -1, logStart: 0))
-        for m in path.dropLast() {
-            pushModel(m)
-            let height = nodes.count
-            let event = EventID(table.event[m])
-            let accepted = driver.send(event) { .int(RuntimeExplorer.token(height: height, event: event, key: $0)) }
-            // An ancestor the runtime cannot follow is pruned (and reported) by whoever walks it:
-            // nothing below it is walked, exactly as in the single-threaded walk.
-            if !accepted || !matches(state: nodes[nodes.count - 1].state, keys: nodes[nodes.count - 1].keys) { return }
-        }
-        push(path[path.count - 1])
-        walk(above: path.count)
+        if table.isFull { table.removeAll() }
+        let root = model.roots[index]
+        let config = table.intern(Configuration(state: model.initial.rawValue, keys: root.keys, values: root.values))
+        table.expand(config, of: model)
+        nodes.append(Node(config: config, next: table.entries[Int(config)].moveStart, event: -1, via: -1, logStart: 0))
+        return true
     }
 
-    /// The depth-first loop: explores until the stack is back to `floor` nodes.
-    mutating func walk(above floor: Int) {
+    /// The entry of the node at `height`.
+    @inline(__always) func entry(at height: Int) -> FrameTable.Entry { table.entries[Int(nodes[height].config)] }
+
+    /// The depth-first loop over the current variant.
+    mutating func walk() {
         while nodes.count > floor {
             let top = nodes.count - 1
-            let state = Int(nodes[top].state)
-            var index = nodes[top].nextMove
-            let end = table.moveStart[state + 1]
-            // Find the next child to explore: legal, not a duplicate of an earlier sibling, within the bound.
+            var index = Int(nodes[top].next)
             var chosen = -1
             if top < depth {
-                let keys = nodes[top].keys
+                let end = Int(table.entries[Int(nodes[top].config)].moveEnd)
                 while index < end {
                     let m = index
                     index += 1
-                    if table.target[m] < 0 || table.isDuplicate(m, keys: keys) { continue }
-                    chosen = m
-                    break
+                    if table.moves[m].walked {
+                        chosen = m
+                        break
+                    }
                 }
             }
-            nodes[top].nextMove = index
+            nodes[top].next = Int32(index)
             if chosen >= 0 {
                 push(chosen)
-                if stacks & 0xFFF == 0, periodic() { break }
+                if stacks & 0xFFF == 0, periodic() { return }
             } else {
                 pop()
             }
         }
     }
 
-    /// Reports progress and checks the limits; returns whether to stop.
+    /// Empties the table and interns the stack's configurations again, each expanded (its moves come
+    /// back in the same order, so every node keeps its place among them).
+    mutating func compact() {
+        let old = (0..<nodes.count).map { table.entries[Int(nodes[$0].config)] }
+        table.removeAll()
+        for height in 0..<nodes.count {
+            let config = table.intern(old[height].configuration)
+            table.expand(config, of: model)
+            var facts = old[height].facts
+            facts.formIntersection(.resetsDriven)
+            if !facts.isEmpty { table.markResetsDriven(config) }
+            nodes[height].next = table.entries[Int(config)].moveStart + (nodes[height].next - old[height].moveStart)
+            nodes[height].config = config
+        }
+    }
+
     mutating func periodic() -> Bool {
         if let monitor {
             let stop = monitor(stacks - monitored)
@@ -139,98 +212,355 @@ struct Walk<Driver: FlowDriver> {
             return stop
         }
         if let progress { progress.update(.stacks, count: stacks, depth: nodes.count - 1) }
-        if let deadline, Date() > deadline {   // every 4096 stacks: a few microseconds apart, cheap to ask
+        if let deadline, Date() > deadline {
             stoppedBy = .timeout(seconds: timeout ?? 0)
             return true
         }
         return false
     }
 
-    /// Pushes the model's child frame for move `m` (expected values included), without the runtime.
+    /// Sends move `m` through the runtime: the branch's value for each valued key it adds, a unique
+    /// token for each presence key, as pushed at stack height `height`; `true` when accepted.
     @inline(__always)
-    mutating func pushModel(_ m: Int) {
-        let parent = nodes[nodes.count - 1]
-        let height = nodes.count + 1
-        let event = table.event[m]
-        let logStart = log.count
-        for k in table.keyStart[m]..<table.keyStart[m + 1] {
-            let key = table.addedKeys[k]
-            log.append(ExpectedChange(key: key, previous: expected[Int(key)]))
-            expected[Int(key)] = RuntimeExplorer.token(height: height, event: EventID(event), key: KeyID(key))
-        }
-        let target = table.target[m]
-        nodes.append(WalkNode(state: target, keys: parent.keys | table.adds[m], nextMove: table.moveStart[Int(target)],
-                              event: event, viaMove: table.ordinal(m, from: Int(parent.state)), logStart: logStart))
+    func send(move m: Int, height: Int) -> Bool {
+        let move = table.moves[m]
+        return send(EventID(move.event), values: move.values, height: height)
     }
 
-    /// Sends move `m` through the runtime and pushes the model's child frame.
-    mutating func push(_ m: Int) {
-        let parentState = nodes[nodes.count - 1].state
+    /// Sends `event` with `values` for its valued keys (a refused event has no move to take them from).
+    @inline(__always)
+    func send(_ event: EventID, values: UInt64, height: Int) -> Bool {
+        let sender = self.sender
+        return driver.send(event) { sender.value($0, event: event, values: values, height: height) }
+    }
+
+    /// Pushes the model's child for move `m` of the top node (expected tokens included).
+    @inline(__always)
+    mutating func pushModel(_ m: Int) {
+        let top = nodes.count - 1
+        let move = table.moves[m]
         let height = nodes.count + 1
-        let event = EventID(table.event[m])
-        let accepted = driver.send(event) { .int(RuntimeExplorer.token(height: height, event: event, key: $0)) }
-        pushModel(m)
+        let logStart = log.count
+        var added = move.adds
+        while added != 0 {
+            let k = added.trailingZeroBitCount
+            added &= added - 1
+            log.append(ExpectedChange(key: Int32(k), previous: expected[k]))
+            expected[k] = RuntimeExplorer.token(height: height, event: EventID(move.event), key: KeyID(Int32(k)))
+        }
+        var target = move.target
+        let via = Int32(m) - table.entries[Int(nodes[top].config)].moveStart
+        if table.entries[Int(target)].moveStart < 0 {
+            // The only place the table grows: empty it first when the expansion might not fit.
+            if table.isFull {
+                let configuration = table.entries[Int(target)].configuration
+                compact()
+                target = table.intern(configuration)
+            }
+            table.expand(target, of: model)
+        }
+        nodes.append(Node(config: target, next: table.entries[Int(target)].moveStart, event: move.event, via: via, logStart: Int32(logStart)))
+    }
+
+    mutating func push(_ m: Int) {
+        let parentState = table.entries[Int(nodes[nodes.count - 1].config)].state
+        let accepted = send(move: m, height: nodes.count + 1)
+        pushModel(m)   // (may empty the table: `m` is not read after it)
         stacks += 1
         if !accepted {
-            let target = Int(table.target[m])
-            let subject = self.subject
-            report(.divergence, state: parentState, event: event.rawValue) { model in
-                "\(subject) rejected \(model.events[event.index]) from \(model.states[Int(parentState)]), which the table sends to \(model.states[target])"
+            let subject = self.subject, event = nodes[nodes.count - 1].event, target = entry(at: nodes.count - 1).state
+            report(.divergence, state: parentState, event: event) { model in
+                "\(subject) rejected \(model.events[Int(event)]) from \(model.states[Int(parentState)]), which the spec sends to \(model.states[Int(target)])"
             }
-            prune()
+            dropTop()
+            resync()
             return
         }
         checkNode()
     }
 
-    /// Leaves a child the runtime could not follow: drops it from the model without undoing the
-    /// runtime (which never got there) and puts the runtime back at the parent. Its subtree is not
-    /// walked: every stack below it would report the same disagreement again.
-    mutating func prune() {
+    /// Removes the top node from the model and restores the expected tokens below it.
+    @inline(__always)
+    mutating func dropTop() {
         let child = nodes.removeLast()
-        while log.count > child.logStart {
+        while log.count > Int(child.logStart) {
             let change = log.removeLast()
             expected[Int(change.key)] = change.previous
         }
-        resync()
     }
 
     /// Undoes the top frame in the runtime and the model, and checks the runtime is exactly back.
+    ///
+    /// The built-in runtime is undone by its undo; an app by its own back where the spec allows back, else by its
+    /// undo capability (``FlowUnderTest``), and the findings say which.
     mutating func pop() {
-        let child = nodes.removeLast()
-        guard let parent = nodes.last else { return }
+        let child = nodes[nodes.count - 1]
+        let childEntry = entry(at: nodes.count - 1)
+        let childState = childEntry.state
+        dropTop()
+        guard !nodes.isEmpty else { return }
+        let parent = entry(at: nodes.count - 1)
         let accepted = driver.undo()
-        while log.count > child.logStart {
-            let change = log.removeLast()
-            expected[Int(change.key)] = change.previous
-        }
+        if accepted && matcher.matches(state: parent.state, values: parent.values, data: parent.data, height: nodes.count) { return }
+        nodes.append(child)
+        let subject = self.subject, readsInternals = self.readsInternals
+        let userBack = childEntry.facts.contains(.backAllowed)
         if !accepted {
-            nodes.append(child)
-            let subject = self.subject, readsInternals = self.readsInternals
-            let userBack = table.backAllowed[Int(child.state)]
-            report(.undoMismatch, state: child.state, event: child.event, trigger: .undo) { model in
-                // An app is undone by its own back where the spec allows back, else by its undo capability.
-                readsInternals ? "undo from \(model.states[Int(child.state)]) was refused by the runtime"
-                    : userBack ? "back from \(model.states[Int(child.state)]) was refused by \(subject), which the spec allows"
-                    : "undo from \(model.states[Int(child.state)]) was refused by \(subject)'s undo"
+            report(.undoMismatch, state: childState, event: child.event, trigger: .undo) { model in
+                readsInternals ? "undo from \(model.states[Int(childState)]) was refused by the runtime"
+                    : userBack ? "back from \(model.states[Int(childState)]) was refused by \(subject), which the spec allows"
+                    : "undo from \(model.states[Int(childState)]) was refused by \(subject)'s undo"
             }
-            nodes.removeLast()
+        } else {
+            let found = mismatch(parent)
+            let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
+            let appBack = !readsInternals && userBack
+            report(.undoMismatch, state: childState, event: child.event, trigger: .undo, mismatch: found) { model in
+                appBack ? "after back from \(model.states[Int(childState)]) (entered by \(model.events[Int(child.event)])), \(problem)"
+                    : "after undoing \(model.events[Int(child.event)]) from \(model.states[Int(childState)]), \(problem)"
+            }
+            checkRulesOnRuntime(trigger: .undo, mismatch: found)
+        }
+        nodes.removeLast()
+        resync()
+    }
+
+    /// The value the runtime must hold for `key` in the frame of `entry`.
+    func expectedValue(_ key: KeyID, in entry: FrameTable.Entry) -> FlowValue {
+        let k = key.index
+        let layout = model.layout
+        if layout.isCounter(k) { return .int(layout.field(k, in: entry.values)) }
+        if layout.isValued(k) { return .string(layout.domains[k][layout.field(k, in: entry.values)]) }
+        return .int(expected[k])
+    }
+
+    func mismatch(_ entry: FrameTable.Entry) -> FrameMismatch? {
+        FrameComparator(model: model).compare(driver, state: entry.state, height: readsInternals ? nodes.count : nil, keys: entry.data,
+                                              expected: { expectedValue($0, in: entry) }, display: RuntimeExplorer.display)
+    }
+
+    /// Checks the node just entered: its frame, what the step offers and refuses, resets, the back policy.
+    ///
+    /// An app is probed (events the step refuses, back where the spec forbids it) once per configuration, at the
+    /// shallowest stack that reaches it, and replayed afterwards: a refused probe may change what the app keeps
+    /// hidden, and every counterexample must replay from the path it prints. Every wrong answer of an app at a
+    /// node is a site of its own, so its probes go on after one; the built-in runtime's stop at the first.
+    mutating func checkNode() {
+        let top = nodes.count - 1
+        let node = nodes[top]
+        let entry = table.entries[Int(node.config)]
+        let state = Int(entry.state)
+        // What findings call the implementation is read only on the way to a finding (copying it per node would retain it).
+        if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count) {
+            let subject = self.subject, found = mismatch(entry)
+            let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
+            report(.divergence, state: entry.state, event: node.event, mismatch: found) { model in
+                node.event < 0 ? "at the start, \(problem)" : "after \(model.events[Int(node.event)]), \(problem)"
+            }
+            checkRulesOnRuntime(trigger: nil, mismatch: found)
+            if nodes.count > 1 { dropTop() }
             resync()
             return
         }
-        if !matches(state: parent.state, keys: parent.keys) {
-            let found = mismatch(state: parent.state, keys: parent.keys)
-            let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
-            // An app was backtracked by its own back where the spec allows it: say so.
-            let userBack = !readsInternals && table.backAllowed[Int(child.state)]
-            nodes.append(child)
-            report(.undoMismatch, state: child.state, event: child.event, trigger: .undo, mismatch: found) { model in
-                userBack ? "after back from \(model.states[Int(child.state)]) (entered by \(model.events[Int(child.event)])), \(problem)"
-                    : "after undoing \(model.events[Int(child.event)]) from \(model.states[Int(child.state)]), \(problem)"
+        checkRules(node.config)
+        // A reset cannot be undone: the resets of a configuration are driven once, at the shortest stack that reaches it (``ResetStacks``).
+        var driveResets = false
+        if entry.facts.contains(.resets) && !entry.facts.contains(.resetsDriven)
+            && resetStacks.drivesResets(entry.configuration, variant: variant, nodes: nodes) {
+            table.markResetsDriven(node.config)
+            driveResets = true
+        }
+        let probes = readsInternals || firstProbe(entry)
+        guard probes || driveResets else { return }
+        defer { if !readsInternals && probes { resync() } }
+        for c in Int(entry.checkStart)..<Int(entry.checkEnd) {
+            let check = table.checks[c]
+            let event = EventID(check.event)
+            if readsInternals && driver.canHandle(event) != check.enabled {
+                let enabled = check.enabled
+                report(.divergence, state: entry.state, event: event.rawValue) { model in
+                    "the runtime says \(model.events[event.index]) is \(enabled ? "not " : "")enabled in \(model.states[state]); the spec says it is \(enabled ? "" : "not ")"
+                }
+                continue
             }
-            if checksRules { checkRulesOnRuntime(trigger: .undo, mismatch: found) }
-            nodes.removeLast()
-            resync()
+            // An event the step does not offer now (sent with each valued key's first value), and each
+            // branch no row takes, must be refused without change.
+            let offered = check.first < check.end
+            if probes && (!offered || check.refused) {
+                let height = nodes.count + 1
+                for m in offered ? Int(check.first)..<Int(check.end) : 0..<1 where !offered || table.moves[m].target == FrameTable.illegal {
+                    let accepted = offered ? send(move: m, height: height) : send(event, values: 0, height: height)
+                    if accepted {
+                        let subject = self.subject, refusal = check.refusal
+                        report(.divergence, state: entry.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
+                            switch refusal {
+                            case .noTransition: "\(subject) accepted \(model.events[event.index]) in \(model.states[state]), which has no transition"
+                            case .notOffered: "\(subject) accepted \(model.events[event.index]) in \(model.states[state]), where the step does not offer it"
+                            case .noRowTakes: "\(subject) accepted \(model.events[event.index]) in \(model.states[state]) with values no row takes"
+                            }
+                        }
+                        checkRulesOnRuntime(trigger: .event(event.rawValue))
+                        resync()
+                        if readsInternals { return } else { continue }
+                    }
+                    if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count) {
+                        let subject = self.subject, found = mismatch(entry)
+                        let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
+                        report(.undoMismatch, state: entry.state, event: event.rawValue, trigger: .event(event.rawValue), mismatch: found) { model in
+                            "rejecting \(model.events[event.index]) changed \(subject): \(problem)"
+                        }
+                        checkRulesOnRuntime(trigger: .event(event.rawValue), mismatch: found)
+                        resync()
+                        if readsInternals { return }
+                    }
+                }
+            }
+            // A reset must land on the variant's root with nothing to undo.
+            guard driveResets && check.resets else { continue }
+            for m in Int(check.first)..<Int(check.end) where table.moves[m].target == FrameTable.reset {
+                guard send(move: m, height: nodes.count + 1) else {
+                    let subject = self.subject
+                    report(.divergence, state: entry.state, event: event.rawValue, trigger: .event(event.rawValue)) { model in
+                        "\(subject) rejected \(model.events[event.index]) from \(model.states[state]), which the spec resets to \(model.states[model.initial.index])"
+                    }
+                    resync()
+                    return
+                }
+                let root = table.entries[Int(nodes[0].config)]
+                let atRoot = driver.state == model.initial && (!readsInternals || driver.height == 1) && driver.dataCount == root.data.nonzeroBitCount
+                    && matcher.matchesData(values: root.values, bits: root.data)
+                if !atRoot {
+                    let found = FrameComparator(model: model).compare(driver, state: root.state, height: readsInternals ? 1 : nil, keys: root.data,
+                                                                      expected: { expectedValue($0, in: root) }, display: RuntimeExplorer.display)
+                    let subject = self.subject
+                    let problem = found?.summary(subject: subject) ?? "\(subject) did not start again"
+                    report(.divergence, state: entry.state, event: event.rawValue, trigger: .event(event.rawValue), mismatch: found) { model in
+                        "after \(model.events[event.index]), which starts the flow again, \(problem)"
+                    }
+                    checkRulesOnRuntime(trigger: .event(event.rawValue), mismatch: found)
+                }
+                resync()
+            }
+        }
+        guard probes else { return }
+        let backAllowed = nodes.count > 1 && entry.facts.contains(.backAllowed)
+        // An app cannot say whether back is possible: it is only tried, at the root too.
+        if readsInternals && driver.canGoBack != backAllowed {
+            report(.divergence, state: entry.state, event: -1) { model in
+                "the runtime says back is \(backAllowed ? "not " : "")possible in \(model.states[state]); the spec says it is \(backAllowed ? "" : "not")"
+            }
+        } else if !backAllowed && (nodes.count > 1 || !readsInternals) {
+            if driver.back() {
+                let subject = self.subject
+                report(.divergence, state: entry.state, event: -1, trigger: .forbiddenBack) { model in
+                    "\(subject) let the user go back from \(model.states[state]), which the spec forbids"
+                }
+                checkRulesOnRuntime(trigger: .forbiddenBack)
+                resync()
+            } else if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count) {
+                let subject = self.subject, found = mismatch(entry)
+                let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
+                report(.undoMismatch, state: entry.state, event: -1, trigger: .forbiddenBack, mismatch: found) { _ in
+                    "a refused back changed \(subject): \(problem)"
+                }
+                checkRulesOnRuntime(trigger: .forbiddenBack, mismatch: found)
+                resync()
+            }
         }
     }
+
+    /// Whether configuration `entry` is reached here by a shorter stack than any it was probed at; records it if so.
+    /// (Not inlined: only an app's walk asks, and the runtime's `checkNode` stays small.)
+    @inline(never)
+    mutating func firstProbe(_ entry: FrameTable.Entry) -> Bool {
+        let configuration = entry.configuration
+        if let depth = probedAt[configuration], depth <= nodes.count { return false }
+        probedAt[configuration] = nodes.count
+        return true
+    }
+
+    /// Puts the runtime back in step with the model: start the variant again and replay the path.
+    mutating func resync() {
+        _ = start(variant)
+        for i in 1..<max(1, nodes.count) {
+            let parent = table.entries[Int(nodes[i - 1].config)]
+            _ = send(move: Int(parent.moveStart + nodes[i].via), height: i + 1)
+        }
+    }
+
+    /// Records a violation at a site, keeping the shortest (then first in variant and move order) occurrence.
+    mutating func report(_ property: Property, state: Int32, event: Int32, trigger: WalkTrigger? = nil,
+                         mismatch: FrameMismatch? = nil, _ message: (FlowModel) -> String) {
+        let site = Site(property: property, state: model.states[Int(state)], event: event < 0 ? nil : model.events[Int(event)])
+        record(site, state: site.state ?? "", trigger: trigger, mismatch: mismatch, message)
+    }
+
+    /// Records a violation of `site` in `state` (named), found at the current path (then `trigger`), keeping
+    /// the shortest (then first in variant and move order) occurrence.
+    mutating func record(_ site: Site, state: String, trigger: WalkTrigger?, mismatch: FrameMismatch?,
+                         _ message: (FlowModel) -> String) {
+        var order = [Int32(nodes.count - 1 + (trigger == nil ? 0 : 1)), Int32(variant)]
+        for node in nodes.dropFirst() { order.append(node.via) }
+        if let existing = sites[site], !order.lexicographicallyPrecedes(existing.order) { return }
+        func step(_ event: String?, at i: Int) -> PathStep {
+            // Counters are always defined: the data shows them with the present keys (config is the variant's).
+            let values = shownValues(at: i)
+            return PathStep(event: event, state: model.states[Int(entry(at: i).state)],
+                            data: model.keys.filter { values[$0] != nil }, values: values)
+        }
+        var path = nodes.indices.map { i in step(nodes[i].event < 0 ? nil : model.events[Int(nodes[i].event)], at: i) }
+        switch trigger {
+        case .undo?:
+            let userBack = entry(at: nodes.count - 1).facts.contains(.backAllowed)
+            path.append(step(userBack ? "back" : "undo", at: nodes.count - 2))
+        case .forbiddenBack?: path.append(step("back", at: nodes.count - 1))
+        case let .event(sent)?: path.append(step(model.events[Int(sent)], at: nodes.count - 1))
+        case nil: break
+        }
+        // The variant is the violation's own field, not part of its message: the checker's words for the same frame.
+        sites[site] = FoundViolation(order: order, violation: Violation(
+            property: site.property, state: state, event: site.event, message: message(model), path: path, mismatch: mismatch,
+            variant: model.format >= 2 ? model.variants[variant] : nil))
+    }
+
+    /// The values the model expects in `node`, as a report shows them: tokens `#N`, domain values, counts; secrets redacted.
+    ///
+    /// Config keys are left out, as the complete checker's paths leave them out: the violation names its variant.
+    func shownValues(at i: Int) -> [String: String] {
+        let node = entry(at: i)
+        var result: [String: String] = [:]
+        for k in 0..<model.keys.count where configBits & (1 << UInt64(k)) == 0 {
+            let key = KeyID(Int32(k))
+            guard let shown = model.layout.shown(k, keys: node.keys, values: node.values) else { continue }
+            if model.secrets.contains(key) {
+                result[model.keys[k]] = FlowReport.redacted
+            } else if shown == "present" {
+                result[model.keys[k]] = token(of: k, at: i).map { RuntimeExplorer.display(.int($0)) } ?? "?"
+            } else {
+                result[model.keys[k]] = shown
+            }
+        }
+        return result
+    }
+
+    /// The token of presence key `k` at node `i`: the one the last move at or below it that added `k` sent.
+    func token(of k: Int, at i: Int) -> Int? {
+        for j in stride(from: i, through: 1, by: -1) {
+            let move = table.moves[Int(entry(at: j - 1).moveStart + nodes[j].via)]
+            if move.adds & (1 << UInt64(k)) != 0 {
+                return RuntimeExplorer.token(height: j + 1, event: EventID(move.event), key: KeyID(Int32(k)))
+            }
+        }
+        return nil
+    }
+}
+
+/// The action that broke a site when it pushed no frame: the counterexample shows it as a step of its own.
+enum WalkTrigger: Equatable {
+    /// Undoing the top frame (the next frame is the parent).
+    case undo
+    /// A back where the spec forbids it (nothing changes).
+    case forbiddenBack
+    /// An event sent at the node that the table has no row for (its raw id).
+    case event(Int32)
 }

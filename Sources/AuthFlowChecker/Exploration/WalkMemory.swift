@@ -1,13 +1,3 @@
-/// One node of the walk's stack: the model's frame and where the walk is among its children.
-struct WalkNode {
-    var state: Int32
-    var keys: UInt64
-    var nextMove: Int     // the next flat move index to try
-    var event: Int32      // the event that pushed this node (-1 at the root)
-    var viaMove: Int32    // its index among the parent's moves (declaration order)
-    var logStart: Int     // where this node's expected-value changes start in the log
-}
-
 /// A stack of trivial values in memory a ``WalkMemory`` owns: no uniqueness or bounds checks per node in the hot loop.
 struct PointerStack<Element>: RandomAccessCollection {
     let base: UnsafeMutablePointer<Element>

@@ -6,7 +6,7 @@ import Testing
 
 /// The walk over frames (`authflow/2`) split between threads: every worker drives a runtime, and the
 /// results are the single-threaded walk's exactly, on the real runtime and on broken ones.
-@Suite struct ParallelFrameWalkTests {
+@Suite struct ParallelWalkTests {
     static func model() throws -> FlowModel { try Version2Tests.load(Version2Tests.fixture()) }
 
     /// Counts the runtimes the explorer asks for.
@@ -72,7 +72,7 @@ import Testing
         for workers in [1, 2, 8] {
             let explorer = ParallelExplorer(model: model, workers: workers)
             for depth in [1, 3, 6] {
-                let (prefix, tasks) = explorer.frameTasks(depth: depth)
+                let (prefix, tasks) = explorer.tasks(depth: depth)
                 #expect((1...depth).contains(prefix))
                 #expect(tasks.first?.path == [])
                 #expect(tasks.dropFirst().allSatisfy { $0.path.count == prefix })

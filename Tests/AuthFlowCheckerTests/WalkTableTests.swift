@@ -6,12 +6,12 @@ import Testing
 /// The `authflow/2` walk's per-configuration table and its frame comparison: emptying the table
 /// changes nothing the walk finds, and the built-in runtime's data compared in place agrees with
 /// the comparison through the driver's values.
-@Suite struct FrameWalkTableTests {
+@Suite struct WalkTableTests {
     static func model() throws -> FlowModel { try Version2Tests.load(Version2Tests.fixture()) }
 
     /// Walks `driver` with a table of `capacity` configurations (`nil`: the default); the result and how often the table was emptied.
     func walk<Driver: FlowDriver>(_ model: FlowModel, _ driver: Driver, depth: Int, capacity: Int?) -> (RuntimeExploration, Int) {
-        var walk = FrameWalk(model: model, driver: driver, traits: .runtime, depth: depth, deadline: nil, timeout: nil,
+        var walk = Walk(model: model, driver: driver, traits: .runtime, depth: depth, deadline: nil, timeout: nil,
                              tableCapacity: capacity, start: { driver.start(variant: $0) })
         walk.runAll()
         return (walk.result(), walk.table.emptied)

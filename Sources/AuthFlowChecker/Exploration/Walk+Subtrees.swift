@@ -1,7 +1,7 @@
 import AuthFlow
 
-/// A subtree of the walk over frames, for ``ParallelExplorer``: one stack replayed, everything below it walked.
-extension FrameWalk {
+/// A subtree of the walk, for ``ParallelExplorer``: one stack replayed, everything below it walked.
+extension Walk {
     /// Walks the subtree of the stack reached in `variant` by `path` (move ordinals from the variant's
     /// root), a distinct stack of at most `depth` events: starts the runtime in the variant, replays all
     /// but the last move as ``resync()`` would, pushes the last one with every check, walks below it and
