@@ -10,8 +10,9 @@ enum DiffCommand: Subcommand {
         (name: "OLD", help: "the spec before the change (JSON, authflow/1 or authflow/2), or - for standard input"),
         (name: "NEW", help: "the spec after the change, or - for standard input (one of the two at most)"),
     ]
-    static let formats = ["text", "json"]
-    static let format = CommonOptions.format(formats, help: "output format (default text); json gives each difference with its path and both results")
+    static let formats = ["text", "json", "markdown", "sarif"]
+    static let format = CommonOptions.format(formats, help:
+        "output format (default text); json gives each difference with its path and both results, markdown a pull-request comment, sarif the new violations")
     static let depth = Option<Int?>("--depth", value: "N", help:
         "compare only moves at most N moves from the start (default: no bound)", default: nil) { text, name throws(UsageError) in
         try ValueParsers.integer(text, option: name, in: 0...Int.max)
@@ -37,6 +38,10 @@ enum DiffCommand: Subcommand {
             json: "identical", "differences" (each with "kind", "state", "event",
             "values", "variant", "length", "path", "old", "new") and "violations"
             ("new", "fixed").
+            markdown: the same for a pull-request comment: a heading with the verdict,
+            a table of the differences, the property changes as a list.
+            sarif: the violations only the new version has, located in NEW, for code
+            scanning (the exit status still says whether the versions differ).
             """),
         (title: "EXIT STATUS", body: """
             0  the versions behave alike and no verdict changed
@@ -85,7 +90,16 @@ enum DiffCommand: Subcommand {
         for path in [oldPath, newPath] {
             switch SpecRunner.load(path, options: options, input: context.console, deadline: deadline) {
             case let .invalid(report):
-                SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
+                switch settings.format {
+                case "sarif":
+                    SpecRunner.diagnose(report, stdout: .document, console: context.console)
+                    context.console.out(SARIFRenderer.render([LocatedReport(report: report, model: nil)], toolVersion: AuthCheckCommand.version))
+                case "markdown":
+                    SpecRunner.diagnose(report, stdout: .document, console: context.console)
+                    context.console.out(DiffMarkdown.invalid(ReportRenderer.text(report, style: .plain)))
+                default:
+                    SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
+                }
                 return report.exitCode
             case let .model(model):
                 models.append(model)
@@ -98,6 +112,8 @@ enum DiffCommand: Subcommand {
         let old = SpecRunner.displayName(oldPath), new = SpecRunner.displayName(newPath)
         switch settings.format {
         case "json": context.console.out(DiffJSON.render(report, old: old, new: new))
+        case "markdown": context.console.out(DiffMarkdown.render(report, old: old, new: new))
+        case "sarif": context.console.out(DiffSARIF.render(report, new: new, model: models[1]))
         default: context.console.out(DiffText.render(report, old: old, new: new, style: context.style))
         }
         return report.exitCode

@@ -36,18 +36,27 @@ enum DiffText {
             lines.append("   old: \(result(difference.old))")
             lines.append("   new: \(result(difference.new))")
         }
-        if !changes.new.isEmpty || !changes.fixed.isEmpty || !changes.rulesAdded.isEmpty || !changes.rulesDropped.isEmpty || !changes.newStates.isEmpty {
+        let list = propertyLines(changes)
+        if !list.isEmpty {
             lines.append("")
-            if !changes.new.isEmpty { lines.append("violations only in the new version: " + changes.new.map { escaped($0.description) }.joined(separator: ", ")) }
-            if !changes.fixed.isEmpty { lines.append("violations fixed: " + changes.fixed.map { escaped($0.description) }.joined(separator: ", ")) }
-            if !changes.rulesAdded.isEmpty { lines.append("rules added: " + changes.rulesAdded.map(escaped).joined(separator: ", ")) }
-            if !changes.rulesDropped.isEmpty { lines.append("rules dropped: " + changes.rulesDropped.map(escaped).joined(separator: ", ")) }
-            if !changes.newStates.isEmpty { lines.append("states only the new version reaches: " + changes.newStates.map(escaped).joined(separator: ", ")) }
+            lines += list.map { "\($0.label): " + $0.items.map(escaped).joined(separator: ", ") }
         }
         return lines.joined(separator: "\n")
     }
 
     static func escaped(_ text: String) -> String { TerminalText.escaped(text) }
+
+    /// The property changes as labelled lists, unescaped, each renderer escaping them for its reader; only the non-empty ones.
+    static func propertyLines(_ changes: FlowDiffReport.PropertyChanges) -> [(label: String, items: [String])] {
+        let all: [(label: String, items: [String])] = [
+            ("violations only in the new version", changes.new.map(\.description)),
+            ("violations fixed", changes.fixed.map(\.description)),
+            ("rules added", changes.rulesAdded),
+            ("rules dropped", changes.rulesDropped),
+            ("states only the new version reaches", changes.newStates),
+        ]
+        return all.filter { !$0.items.isEmpty }
+    }
 
     static func bound(_ report: FlowDiffReport) -> String {
         report.depth.map { " (within \(ReportRenderer.counted($0, "move")) of the start)" } ?? ""

@@ -46,9 +46,11 @@ public enum FlowDiff {
         let (before, oldCoverage) = FlowChecker.coverage(old, source: "old", options: options, start: deadline.start)
         let (after, newCoverage) = FlowChecker.coverage(new, source: "new", options: options, start: deadline.start)
         var changes = FlowDiffReport.PropertyChanges()
+        changes.checkDepth = limits.depth
         let oldSites = Set(before.violations.map(\.site))
         let newSites = Set(after.violations.map(\.site))
         changes.new = after.violations.map(\.site).filter { !oldSites.contains($0) }
+        changes.newViolations = after.violations.filter { !oldSites.contains($0.site) }
         changes.fixed = before.violations.map(\.site).filter { !newSites.contains($0) }
         let oldRules = old.properties.map(\.id), newRules = new.properties.map(\.id)
         changes.rulesAdded = newRules.filter { !oldRules.contains($0) }
