@@ -254,6 +254,26 @@ import Testing
         let report = try Self.report(Self.emailFirst, new, properties: true)
         #expect(report.differences.map(Self.line) == ["added-move email.help 1"])
         #expect(report.properties.newStates == ["helpScreen"])
+        // The rows the user can now fire, by screen, event and target: the way in and the way out of the new screen.
+        #expect(report.properties.newRows.map(\.description) == ["email.help→helpScreen", "helpScreen.close→cancelled"])
+        // New states and rows follow from the differences: alone they do not make the versions differ.
+        #expect(try Self.report(Self.emailFirst, Self.emailFirst, properties: true).properties.newRows.isEmpty)
+    }
+
+    @Test func aRowThatNeverFiredBeforeIsNewToTheUserThoughTheFileHadIt() throws {
+        // The old version declares email.help→helpScreen but its email screen never emits help: the row is dead there.
+        let rows = """
+            { "from": "email", "on": "cancel", "to": "cancelled" }, { "from": "email", "on": "help", "to": "helpScreen" },
+            { "from": "helpScreen", "on": "close", "to": "cancelled" },
+            """
+        let old = Self.emailFirst
+            .replacingOccurrences(of: #""done": {},"#, with: #""done": {}, "helpScreen": { "emits": { "close": [] } },"#)
+            .replacingOccurrences(of: #"{ "from": "email", "on": "cancel", "to": "cancelled" },"#, with: rows)
+        let new = old.replacingOccurrences(of: #""knownEmail": ["email"], "cancel": []"#, with: #""knownEmail": ["email"], "cancel": [], "help": []"#)
+        let report = try Self.report(old, new, properties: true)
+        #expect(report.properties.newStates == ["helpScreen"])
+        #expect(report.properties.newRows == [FlowDiffReport.Row(from: "email", event: "help", to: "helpScreen"),
+                                              FlowDiffReport.Row(from: "helpScreen", event: "close", to: "cancelled")])
     }
 
     @Test func thePairLimitStopsTheSearchAsIncomplete() throws {

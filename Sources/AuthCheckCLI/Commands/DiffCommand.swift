@@ -32,12 +32,12 @@ enum DiffCommand: Subcommand {
             what the old and the new version do. A changed initial screen and a variant
             in one version only are differences at the start (length 0).
             Then the checker's verdicts on each: violations only the new version has,
-            violations fixed, rules added or dropped, and the states only the new
-            version reaches. Files that differ only in names shown, descriptions or the
+            violations fixed, rules added or dropped, and the states and rows only the
+            new version reaches (the screens and moves new to the user). Files that differ only in names shown, descriptions or the
             order of keys and rows that fire as before are identical.
             json: "identical", "differences" (each with "kind", "state", "event",
-            "values", "variant", "length", "path", "old", "new") and "violations"
-            ("new", "fixed").
+            "values", "variant", "length", "path", "old", "new"), "violations"
+            ("new", "fixed"), "rules", "newStates" and "newRows".
             markdown: the same for a pull-request comment: a heading with the verdict,
             a table of the differences, the property changes as a list.
             sarif: the violations only the new version has, located in NEW, for code

@@ -54,6 +54,7 @@ enum DiffText {
             ("rules added", changes.rulesAdded),
             ("rules dropped", changes.rulesDropped),
             ("states only the new version reaches", changes.newStates),
+            ("rows only the new version fires", changes.newRows.map(\.description)),
         ]
         return all.filter { !$0.items.isEmpty }
     }

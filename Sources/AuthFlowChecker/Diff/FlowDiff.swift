@@ -36,7 +36,7 @@ public enum FlowDiff {
         return report
     }
 
-    /// The checker's violations and the spec's rules compared, and the states only the new version reaches.
+    /// The checker's violations and the spec's rules compared, and the states and rows only the new version reaches.
     static func propertyChanges(_ old: FlowModel, _ new: FlowModel, limits: CheckLimits,
                                 deadline: Deadline) -> (FlowDiffReport.PropertyChanges, StopReason?) {
         // The spec's properties only: the runtime walk checks the runtime, which is the same for both versions.
@@ -57,6 +57,11 @@ public enum FlowDiff {
         changes.rulesDropped = oldRules.filter { !newRules.contains($0) }
         let reachedBefore = Set(oldCoverage.states.filter(\.reachable).map(\.name))
         changes.newStates = newCoverage.states.filter { $0.reachable && !reachedBefore.contains($0.name) }.map(\.name)
+        // A row is new to the user when the new version fires it and the old one never took that event from that screen to that screen.
+        func row(_ t: FlowCoverage.TransitionCoverage) -> FlowDiffReport.Row { FlowDiffReport.Row(from: t.from, event: t.event, to: t.to) }
+        let firedBefore = Set(oldCoverage.transitions.filter(\.fired).map(row))
+        var listed = Set<FlowDiffReport.Row>()
+        changes.newRows = newCoverage.transitions.filter(\.fired).map(row).filter { !firedBefore.contains($0) && listed.insert($0).inserted }
         let stop = before.stoppedBy ?? after.stoppedBy
         return (changes, stop)
     }
