@@ -7,8 +7,8 @@ enum DiffCommand: Subcommand {
     static let abstract = "the behavioural difference between two versions of a spec"
     static let argumentsSynopsis = "OLD NEW"
     static let argumentsHelp = [
-        (name: "OLD", help: "the spec before the change (JSON, authflow/1 or authflow/2), or - for standard input"),
-        (name: "NEW", help: "the spec after the change, or - for standard input (one of the two at most)"),
+        (name: "OLD", help: "the spec before the change (JSON, authflow/1 or authflow/2), - for standard input, or REV:PATH as git holds it"),
+        (name: "NEW", help: "the spec after the change, - for standard input (one of the two at most), or REV:PATH"),
     ]
     static let formats = ["text", "json", "markdown", "sarif"]
     static let format = CommonOptions.format(formats, help:
@@ -88,7 +88,7 @@ enum DiffCommand: Subcommand {
         let options = CheckOptions(limits: CheckLimits(maxConfigurations: settings.maxConfigurations, timeout: settings.timeout))
         var models: [FlowModel] = []
         for path in [oldPath, newPath] {
-            switch SpecRunner.load(path, options: options, input: context.console, deadline: deadline) {
+            switch load(path, options: options, context: context, deadline: deadline) {
             case let .invalid(report):
                 switch settings.format {
                 case "sarif":
@@ -117,5 +117,24 @@ enum DiffCommand: Subcommand {
         default: context.console.out(DiffText.render(report, old: old, new: new, style: context.style))
         }
         return report.exitCode
+    }
+
+    /// A spec from a file, standard input, or git (`REV:PATH`, when no file has that name).
+    static func load(_ path: String, options: CheckOptions, context: CommandContext, deadline: Deadline) -> SpecRunner.Loaded {
+        guard let object = GitObject.parse(path) else {
+            return SpecRunner.load(path, options: options, input: context.console, deadline: deadline)
+        }
+        let name = SpecRunner.displayName(path)
+        do throws(InvalidSpecError) {
+            let bytes: [UInt8]
+            do {
+                bytes = try GitObject.read(revision: object.revision, path: object.path, limit: SpecLoader.defaultMaxBytes)
+            } catch {
+                throw InvalidSpecError(file: name, issues: [SpecIssue(path: SpecIssue.wholeFile, message: error.reason)])
+            }
+            return try SpecRunner.selected(SpecLoader.load(bytes: bytes, file: name, deadline: deadline), options: options, name: name)
+        } catch {
+            return .invalid(.invalid(spec: name, error: error, options: options))
+        }
     }
 }
