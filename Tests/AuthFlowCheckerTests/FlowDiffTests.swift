@@ -289,4 +289,28 @@ import Testing
         #expect(cut.differences.map(Self.line) == ["different-state start.begin 0"])
         #expect(cut.exitCode == 1)
     }
+
+    // MARK: a real machine
+
+    /// Examples/diff: the medibas app's authentication machine before and after its rewrite for XState 5.
+    static func medibas(_ version: String) throws -> FlowModel {
+        try SpecLoader.load(file: Files.root.appendingPathComponent("Examples/diff/medibas-auth-\(version).json").path)
+    }
+
+    @Test func theRewriteOfARealMachineForANewLibraryKeptItsBehaviour() throws {
+        let report = FlowDiff.compare(try Self.medibas("v3.2.0"), try Self.medibas("v3.3.0"))
+        #expect(report.identical)
+        #expect(report.pairs == 41)
+    }
+
+    @Test func oneGuardOfTheRealMachineChangedIsFoundWhereARefreshFailureFirstReachesIt() throws {
+        // What the diff would have said had the rewrite let one failure fewer through before signing the user out.
+        let text = try String(contentsOf: Files.root.appendingPathComponent("Examples/diff/medibas-auth-v3.3.0.json"), encoding: .utf8)
+        let stricter = text.replacingOccurrences(of: #""failedRefreshCount": 4"#, with: #""failedRefreshCount": 3"#)
+        #expect(stricter != text)
+        let report = FlowDiff.compare(try Self.medibas("v3.3.0"), try SpecLoader.load(json: stricter), properties: false)
+        // 11 moves, not 13: a refresh failure at launch (loading.refreshingSession) counts towards the limit too, as
+        // nothing resets the count there: launch with an expired token, fail once, then fail once more after sign-in.
+        #expect(report.differences.map(Self.line) == ["different-state loggedIn.refreshingSession.refreshing.REFRESH_SESSION_FAILURE_OTHER 11"])
+    }
 }
