@@ -5,15 +5,71 @@
 #   Benchmarks/run.sh --quick    smaller depths, for a smoke run
 #   Benchmarks/run.sh --traces-only   only `authcheck traces` on generated corpora (writes up to 3.5 GB under .build-bench/traces)
 #   Benchmarks/run.sh --real-v2-only  only the lockstep walk on real authflow/2 flows (Benchmarks/specs/) and `authcheck check` on them
+#   Benchmarks/run.sh --diff-only     only `authcheck diff` on two versions of the largest flows (Benchmarks/specs/diff/)
 #
 # Options after the script name go to authcheck-bench (--quick, --repeat N, --no-spin, --traces-only first).
 # SPIN is compared when `spin` is on the PATH (Debian: apt-get install spin) and a C compiler is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch="${SCRATCH_PATH:-.build-bench}"
-swift build -c release --scratch-path "$scratch" --product authcheck-bench
-swift build -c release --scratch-path "$scratch" --product authcheck   # `authcheck traces` is measured as shipped
+swift build -c release --scratch-path "$scratch" --product authcheck   # `authcheck traces` and `diff` are measured as shipped
 bench="$scratch/release/authcheck-bench"
+# `authcheck diff` as shipped on each version pair: the best and the median of 5 runs, the peak memory of the last
+# (/usr/bin/time when there is one). Its section and target line go in place in results.md, before ## Targets.
+diff_section() {
+  python3 - "$scratch/release/authcheck" <<'PY'
+import json, os, re, resource, statistics, subprocess, sys, time
+authcheck = sys.argv[1]
+pairs = [
+    ("Specs/sign-in-next-step.json", "Benchmarks/specs/diff/sign-in-next-step-guard.json",
+     "the largest flow in `Specs/` (10 states, 21 rows) against the same with one guard changed (`failedCodes` 3 → 2)"),
+    ("Benchmarks/specs/elementx-authentication-v2.json", "Benchmarks/specs/diff/elementx-authentication-v2-one-row.json",
+     "Element X's authentication flow (31 states, 139 rows) against the same with one row's target changed"),
+]
+lines = ["## authcheck diff on two versions of a flow", "",
+         "`authcheck diff --format json OLD NEW` as shipped (release build), the behavioural search and both versions' checks; "
+         "wall time of 5 runs (best, median), peak resident memory of one run.", "",
+         "| pair | differences | best s | median s | peak MB |", "|---|---|---|---|---|"]
+worst = 0.0
+for old, new, what in pairs:
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        run = subprocess.run([authcheck, "diff", "--format", "json", old, new], capture_output=True)
+        times.append(time.perf_counter() - start)
+        if run.returncode not in (0, 1):
+            sys.exit(f"authcheck diff {old} {new} exited {run.returncode}: {run.stderr.decode()}")
+    report = json.loads(run.stdout)
+    peak = "–"
+    if os.path.exists("/usr/bin/time"):
+        timed = subprocess.run(["/usr/bin/time", "-f", "%M", authcheck, "diff", "--format", "json", old, new], capture_output=True)
+        peak = f"{int(timed.stderr.decode().strip().splitlines()[-1]) / 1024:.1f}"
+    best, median = min(times), statistics.median(times)
+    worst = max(worst, median)
+    lines.append(f"| {what}: `{old}` → `{new}` | {len(report['differences'])} | {best:.3f} | {median:.3f} | {peak} |")
+section = "\n".join(lines) + "\n"
+target = f"- `authcheck diff` on two versions of the largest flows: {worst:.2f} s median at worst (target: under a second)" \
+         + (" — met" if worst < 1 else " — missed")
+print(section)
+text = open("Benchmarks/results.md").read()
+pattern = re.compile(r"^## authcheck diff on two versions of a flow\n.*?(?=^## )", re.S | re.M)
+text = pattern.sub(lambda _: section + "\n", text, count=1) if pattern.search(text) else text.replace("\n## Targets", "\n" + section + "\n## Targets", 1)
+old = re.compile(r"^- `authcheck diff` on .*$", re.M)
+if old.search(text):
+    text = old.sub(lambda _: target, text, count=1)
+else:
+    head, sep, rest = text.partition("\n## Targets\n")
+    body, nxt, tail = rest.partition("\n## ")
+    text = head + sep + body.rstrip("\n") + "\n" + target + "\n" + (nxt + tail if nxt else "")
+open("Benchmarks/results.md", "w").write(text)
+PY
+  echo "wrote the diff section of Benchmarks/results.md" >&2
+}
+if [ "${1:-}" = "--diff-only" ]; then
+  diff_section
+  exit 0
+fi
+swift build -c release --scratch-path "$scratch" --product authcheck-bench
 # --traces-only: measure `authcheck traces` alone and put its section in place in results.md.
 if [ "${1:-}" = "--traces-only" ]; then
   section="$(mktemp)"
@@ -76,4 +132,5 @@ if [ -f Benchmarks/results.md ]; then
 fi
 cp "$partial" Benchmarks/results.md
 if [ -s "$kept" ]; then printf '\n' >> Benchmarks/results.md; cat "$kept" >> Benchmarks/results.md; fi
+diff_section
 echo "wrote Benchmarks/results.md" >&2

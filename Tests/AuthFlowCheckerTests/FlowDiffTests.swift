@@ -254,6 +254,26 @@ import Testing
         let report = try Self.report(Self.emailFirst, new, properties: true)
         #expect(report.differences.map(Self.line) == ["added-move email.help 1"])
         #expect(report.properties.newStates == ["helpScreen"])
+        // The rows the user can now fire, by screen, event and target: the way in and the way out of the new screen.
+        #expect(report.properties.newRows.map(\.description) == ["email.help→helpScreen", "helpScreen.close→cancelled"])
+        // New states and rows follow from the differences: alone they do not make the versions differ.
+        #expect(try Self.report(Self.emailFirst, Self.emailFirst, properties: true).properties.newRows.isEmpty)
+    }
+
+    @Test func aRowThatNeverFiredBeforeIsNewToTheUserThoughTheFileHadIt() throws {
+        // The old version declares email.help→helpScreen but its email screen never emits help: the row is dead there.
+        let rows = """
+            { "from": "email", "on": "cancel", "to": "cancelled" }, { "from": "email", "on": "help", "to": "helpScreen" },
+            { "from": "helpScreen", "on": "close", "to": "cancelled" },
+            """
+        let old = Self.emailFirst
+            .replacingOccurrences(of: #""done": {},"#, with: #""done": {}, "helpScreen": { "emits": { "close": [] } },"#)
+            .replacingOccurrences(of: #"{ "from": "email", "on": "cancel", "to": "cancelled" },"#, with: rows)
+        let new = old.replacingOccurrences(of: #""knownEmail": ["email"], "cancel": []"#, with: #""knownEmail": ["email"], "cancel": [], "help": []"#)
+        let report = try Self.report(old, new, properties: true)
+        #expect(report.properties.newStates == ["helpScreen"])
+        #expect(report.properties.newRows == [FlowDiffReport.Row(from: "email", event: "help", to: "helpScreen"),
+                                              FlowDiffReport.Row(from: "helpScreen", event: "close", to: "cancelled")])
     }
 
     @Test func thePairLimitStopsTheSearchAsIncomplete() throws {
@@ -268,5 +288,29 @@ import Testing
         let cut = FlowDiff.compare(old, new, limits: CheckLimits(maxConfigurations: 1), properties: false)
         #expect(cut.differences.map(Self.line) == ["different-state start.begin 0"])
         #expect(cut.exitCode == 1)
+    }
+
+    // MARK: a real machine
+
+    /// Examples/diff: the medibas app's authentication machine before and after its rewrite for XState 5.
+    static func medibas(_ version: String) throws -> FlowModel {
+        try SpecLoader.load(file: Files.root.appendingPathComponent("Examples/diff/medibas-auth-\(version).json").path)
+    }
+
+    @Test func theRewriteOfARealMachineForANewLibraryKeptItsBehaviour() throws {
+        let report = FlowDiff.compare(try Self.medibas("v3.2.0"), try Self.medibas("v3.3.0"))
+        #expect(report.identical)
+        #expect(report.pairs == 41)
+    }
+
+    @Test func oneGuardOfTheRealMachineChangedIsFoundWhereARefreshFailureFirstReachesIt() throws {
+        // What the diff would have said had the rewrite let one failure fewer through before signing the user out.
+        let text = try String(contentsOf: Files.root.appendingPathComponent("Examples/diff/medibas-auth-v3.3.0.json"), encoding: .utf8)
+        let stricter = text.replacingOccurrences(of: #""failedRefreshCount": 4"#, with: #""failedRefreshCount": 3"#)
+        #expect(stricter != text)
+        let report = FlowDiff.compare(try Self.medibas("v3.3.0"), try SpecLoader.load(json: stricter), properties: false)
+        // 11 moves, not 13: a refresh failure at launch (loading.refreshingSession) counts towards the limit too, as
+        // nothing resets the count there: launch with an expired token, fail once, then fail once more after sign-in.
+        #expect(report.differences.map(Self.line) == ["different-state loggedIn.refreshingSession.refreshing.REFRESH_SESSION_FAILURE_OTHER 11"])
     }
 }

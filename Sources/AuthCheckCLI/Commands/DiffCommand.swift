@@ -7,11 +7,12 @@ enum DiffCommand: Subcommand {
     static let abstract = "the behavioural difference between two versions of a spec"
     static let argumentsSynopsis = "OLD NEW"
     static let argumentsHelp = [
-        (name: "OLD", help: "the spec before the change (JSON, authflow/1 or authflow/2), or - for standard input"),
-        (name: "NEW", help: "the spec after the change, or - for standard input (one of the two at most)"),
+        (name: "OLD", help: "the spec before the change (JSON, authflow/1 or authflow/2), - for standard input, or REV:PATH as git holds it"),
+        (name: "NEW", help: "the spec after the change, - for standard input (one of the two at most), or REV:PATH"),
     ]
-    static let formats = ["text", "json"]
-    static let format = CommonOptions.format(formats, help: "output format (default text); json gives each difference with its path and both results")
+    static let formats = ["text", "json", "markdown", "sarif"]
+    static let format = CommonOptions.format(formats, help:
+        "output format (default text); json gives each difference with its path and both results, markdown a pull-request comment, sarif the new violations")
     static let depth = Option<Int?>("--depth", value: "N", help:
         "compare only moves at most N moves from the start (default: no bound)", default: nil) { text, name throws(UsageError) in
         try ValueParsers.integer(text, option: name, in: 0...Int.max)
@@ -31,12 +32,16 @@ enum DiffCommand: Subcommand {
             what the old and the new version do. A changed initial screen and a variant
             in one version only are differences at the start (length 0).
             Then the checker's verdicts on each: violations only the new version has,
-            violations fixed, rules added or dropped, and the states only the new
-            version reaches. Files that differ only in names shown, descriptions or the
+            violations fixed, rules added or dropped, and the states and rows only the
+            new version reaches (the screens and moves new to the user). Files that differ only in names shown, descriptions or the
             order of keys and rows that fire as before are identical.
             json: "identical", "differences" (each with "kind", "state", "event",
-            "values", "variant", "length", "path", "old", "new") and "violations"
-            ("new", "fixed").
+            "values", "variant", "length", "path", "old", "new"), "violations"
+            ("new", "fixed"), "rules", "newStates" and "newRows".
+            markdown: the same for a pull-request comment: a heading with the verdict,
+            a table of the differences, the property changes as a list.
+            sarif: the violations only the new version has, located in NEW, for code
+            scanning (the exit status still says whether the versions differ).
             """),
         (title: "EXIT STATUS", body: """
             0  the versions behave alike and no verdict changed
@@ -83,9 +88,18 @@ enum DiffCommand: Subcommand {
         let options = CheckOptions(limits: CheckLimits(maxConfigurations: settings.maxConfigurations, timeout: settings.timeout))
         var models: [FlowModel] = []
         for path in [oldPath, newPath] {
-            switch SpecRunner.load(path, options: options, input: context.console, deadline: deadline) {
+            switch load(path, options: options, context: context, deadline: deadline) {
             case let .invalid(report):
-                SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
+                switch settings.format {
+                case "sarif":
+                    SpecRunner.diagnose(report, stdout: .document, console: context.console)
+                    context.console.out(SARIFRenderer.render([LocatedReport(report: report, model: nil)], toolVersion: AuthCheckCommand.version))
+                case "markdown":
+                    SpecRunner.diagnose(report, stdout: .document, console: context.console)
+                    context.console.out(DiffMarkdown.invalid(ReportRenderer.text(report, style: .plain)))
+                default:
+                    SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
+                }
                 return report.exitCode
             case let .model(model):
                 models.append(model)
@@ -98,8 +112,29 @@ enum DiffCommand: Subcommand {
         let old = SpecRunner.displayName(oldPath), new = SpecRunner.displayName(newPath)
         switch settings.format {
         case "json": context.console.out(DiffJSON.render(report, old: old, new: new))
+        case "markdown": context.console.out(DiffMarkdown.render(report, old: old, new: new))
+        case "sarif": context.console.out(DiffSARIF.render(report, new: new, model: models[1]))
         default: context.console.out(DiffText.render(report, old: old, new: new, style: context.style))
         }
         return report.exitCode
+    }
+
+    /// A spec from a file, standard input, or git (`REV:PATH`, when no file has that name).
+    static func load(_ path: String, options: CheckOptions, context: CommandContext, deadline: Deadline) -> SpecRunner.Loaded {
+        guard let object = GitObject.parse(path) else {
+            return SpecRunner.load(path, options: options, input: context.console, deadline: deadline)
+        }
+        let name = SpecRunner.displayName(path)
+        do throws(InvalidSpecError) {
+            let bytes: [UInt8]
+            do {
+                bytes = try GitObject.read(revision: object.revision, path: object.path, limit: SpecLoader.defaultMaxBytes)
+            } catch {
+                throw InvalidSpecError(file: name, issues: [SpecIssue(path: SpecIssue.wholeFile, message: error.reason)])
+            }
+            return try SpecRunner.selected(SpecLoader.load(bytes: bytes, file: name, deadline: deadline), options: options, name: name)
+        } catch {
+            return .invalid(.invalid(spec: name, error: error, options: options))
+        }
     }
 }

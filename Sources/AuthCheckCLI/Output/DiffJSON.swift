@@ -18,6 +18,9 @@ enum DiffJSON {
             ("added", .array(changes.rulesAdded.map(JSON.string))), ("dropped", .array(changes.rulesDropped.map(JSON.string))),
         ]))))
         members.append(("newStates", .array(changes.newStates.map(JSON.string))))
+        members.append(("newRows", .array(changes.newRows.map { row in
+            .object(JSONObject([("from", .string(row.from)), ("event", .string(row.event)), ("to", .string(row.to))]))
+        })))
         return JSON.object(JSONObject(members)).rendered(pretty: true)
     }
 

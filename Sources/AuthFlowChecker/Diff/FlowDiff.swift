@@ -36,7 +36,7 @@ public enum FlowDiff {
         return report
     }
 
-    /// The checker's violations and the spec's rules compared, and the states only the new version reaches.
+    /// The checker's violations and the spec's rules compared, and the states and rows only the new version reaches.
     static func propertyChanges(_ old: FlowModel, _ new: FlowModel, limits: CheckLimits,
                                 deadline: Deadline) -> (FlowDiffReport.PropertyChanges, StopReason?) {
         // The spec's properties only: the runtime walk checks the runtime, which is the same for both versions.
@@ -46,15 +46,22 @@ public enum FlowDiff {
         let (before, oldCoverage) = FlowChecker.coverage(old, source: "old", options: options, start: deadline.start)
         let (after, newCoverage) = FlowChecker.coverage(new, source: "new", options: options, start: deadline.start)
         var changes = FlowDiffReport.PropertyChanges()
+        changes.checkDepth = limits.depth
         let oldSites = Set(before.violations.map(\.site))
         let newSites = Set(after.violations.map(\.site))
         changes.new = after.violations.map(\.site).filter { !oldSites.contains($0) }
+        changes.newViolations = after.violations.filter { !oldSites.contains($0.site) }
         changes.fixed = before.violations.map(\.site).filter { !newSites.contains($0) }
         let oldRules = old.properties.map(\.id), newRules = new.properties.map(\.id)
         changes.rulesAdded = newRules.filter { !oldRules.contains($0) }
         changes.rulesDropped = oldRules.filter { !newRules.contains($0) }
         let reachedBefore = Set(oldCoverage.states.filter(\.reachable).map(\.name))
         changes.newStates = newCoverage.states.filter { $0.reachable && !reachedBefore.contains($0.name) }.map(\.name)
+        // A row is new to the user when the new version fires it and the old one never took that event from that screen to that screen.
+        func row(_ t: FlowCoverage.TransitionCoverage) -> FlowDiffReport.Row { FlowDiffReport.Row(from: t.from, event: t.event, to: t.to) }
+        let firedBefore = Set(oldCoverage.transitions.filter(\.fired).map(row))
+        var listed = Set<FlowDiffReport.Row>()
+        changes.newRows = newCoverage.transitions.filter(\.fired).map(row).filter { !firedBefore.contains($0) && listed.insert($0).inserted }
         let stop = before.stoppedBy ?? after.stoppedBy
         return (changes, stop)
     }

@@ -52,6 +52,22 @@ public struct FlowDiffReport: Hashable, Sendable {
         public var state: String
     }
 
+    /// A transition row as the user sees it: from a screen, on an event, to a screen.
+    public struct Row: Hashable, Sendable, CustomStringConvertible {
+        public var from: String
+        public var event: String
+        public var to: String
+
+        public init(from: String, event: String, to: String) {
+            self.from = from
+            self.event = event
+            self.to = to
+        }
+
+        /// `email.skip→done`, as the lint names rows.
+        public var description: String { Lint.rowName(from: from, on: event, to: to) }
+    }
+
     /// One site where the two versions behave differently, with its shortest path from the root.
     public struct Difference: Hashable, Sendable {
         public var kind: Kind
@@ -84,6 +100,12 @@ public struct FlowDiffReport: Hashable, Sendable {
         public var rulesDropped: [String] = []
         /// States the new version reaches that the old one does not (by name), in the new version's order.
         public var newStates: [String] = []
+        /// Rows the new version fires that the old one never fires (compared by screen, event and target), in the new file's order.
+        public var newRows: [Row] = []
+        /// The new version's violations at the sites of ``new``, whole (their counterexamples), for SARIF.
+        public var newViolations: [Violation] = []
+        /// The depth bound of the checks' runtime walk, which a violation's replay command repeats.
+        public var checkDepth = CheckLimits().depth
 
         /// Whether no verdict and no rule changed (new states follow from a difference, so they do not count).
         public var isEmpty: Bool { new.isEmpty && fixed.isEmpty && rulesAdded.isEmpty && rulesDropped.isEmpty }

@@ -1,9 +1,10 @@
 import AuthFlow
-import AuthFlowChecker
 
 /// Renders a ``FlowDiffReport`` for a person reading a pull request: each difference as the user's steps, then old against new.
-enum DiffText {
-    static func render(_ report: FlowDiffReport, old: String, new: String, style: TextStyle = .plain) -> String {
+///
+/// `authcheck diff` prints it, and ``FlowGate/assertDiff(old:new:allows:options:callerFile:)`` fails with it.
+package enum DiffText {
+    package static func render(_ report: FlowDiffReport, old: String, new: String, style: TextStyle = .plain) -> String {
         let names = "\(TerminalText.escaped(old)) → \(TerminalText.escaped(new))"
         var lines: [String] = []
         if report.identical {
@@ -36,25 +37,35 @@ enum DiffText {
             lines.append("   old: \(result(difference.old))")
             lines.append("   new: \(result(difference.new))")
         }
-        if !changes.new.isEmpty || !changes.fixed.isEmpty || !changes.rulesAdded.isEmpty || !changes.rulesDropped.isEmpty || !changes.newStates.isEmpty {
+        let list = propertyLines(changes)
+        if !list.isEmpty {
             lines.append("")
-            if !changes.new.isEmpty { lines.append("violations only in the new version: " + changes.new.map { escaped($0.description) }.joined(separator: ", ")) }
-            if !changes.fixed.isEmpty { lines.append("violations fixed: " + changes.fixed.map { escaped($0.description) }.joined(separator: ", ")) }
-            if !changes.rulesAdded.isEmpty { lines.append("rules added: " + changes.rulesAdded.map(escaped).joined(separator: ", ")) }
-            if !changes.rulesDropped.isEmpty { lines.append("rules dropped: " + changes.rulesDropped.map(escaped).joined(separator: ", ")) }
-            if !changes.newStates.isEmpty { lines.append("states only the new version reaches: " + changes.newStates.map(escaped).joined(separator: ", ")) }
+            lines += list.map { "\($0.label): " + $0.items.map(escaped).joined(separator: ", ") }
         }
         return lines.joined(separator: "\n")
     }
 
-    static func escaped(_ text: String) -> String { TerminalText.escaped(text) }
+    package static func escaped(_ text: String) -> String { TerminalText.escaped(text) }
 
-    static func bound(_ report: FlowDiffReport) -> String {
+    /// The property changes as labelled lists, unescaped, each renderer escaping them for its reader; only the non-empty ones.
+    package static func propertyLines(_ changes: FlowDiffReport.PropertyChanges) -> [(label: String, items: [String])] {
+        let all: [(label: String, items: [String])] = [
+            ("violations only in the new version", changes.new.map(\.description)),
+            ("violations fixed", changes.fixed.map(\.description)),
+            ("rules added", changes.rulesAdded),
+            ("rules dropped", changes.rulesDropped),
+            ("states only the new version reaches", changes.newStates),
+            ("rows only the new version fires", changes.newRows.map(\.description)),
+        ]
+        return all.filter { !$0.items.isEmpty }
+    }
+
+    package static func bound(_ report: FlowDiffReport) -> String {
         report.depth.map { " (within \(ReportRenderer.counted($0, "move")) of the start)" } ?? ""
     }
 
     /// `at email, skip`, `at password, back`, `the initial screen`, `variant recovery=link`.
-    static func site(_ difference: FlowDiffReport.Difference) -> String {
+    package static func site(_ difference: FlowDiffReport.Difference) -> String {
         guard let state = difference.state else {
             switch (difference.old, difference.new) {
             case (.noVariant, _): return "a variant only the new version has"
@@ -66,20 +77,20 @@ enum DiffText {
     }
 
     /// ` [recovery=code]` for a flow with variants.
-    static func variant(_ values: [FlowSpec.KeyValue]) -> String {
+    package static func variant(_ values: [FlowSpec.KeyValue]) -> String {
         values.isEmpty ? "" : " [" + values.map { "\(escaped($0.key))=\(escaped($0.value))" }.joined(separator: ", ") + "]"
     }
 
     /// `(nextStep=done)` for the values the system chose.
-    static func chosen(_ values: [FlowSpec.KeyValue]) -> String {
+    package static func chosen(_ values: [FlowSpec.KeyValue]) -> String {
         values.isEmpty ? "" : "(" + values.map { "\(escaped($0.key))=\(escaped($0.value))" }.joined(separator: ", ") + ")"
     }
 
-    static func data(_ data: [FlowDiffReport.Datum]) -> String {
+    package static func data(_ data: [FlowDiffReport.Datum]) -> String {
         "{" + data.map { datum in datum.value.map { "\(escaped(datum.key))=\(escaped($0))" } ?? escaped(datum.key) }.joined(separator: ", ") + "}"
     }
 
-    static func result(_ result: FlowDiffReport.Result) -> String {
+    package static func result(_ result: FlowDiffReport.Result) -> String {
         switch result {
         case let .moves(state, values): return "→ \(escaped(state)) \(data(values))"
         case let .resets(state, values): return "starts again at \(escaped(state)) \(data(values))"
