@@ -89,7 +89,7 @@ struct ShrinkGuide {
         return chain.reversed().enumerated().map { step, child in
             let name = model.events[Int(graph.via[Int(child)])]
             let from = graph.configurations[Int(graph.parent[Int(child)])], to = graph.configurations[Int(child)]
-            guard !model.isStatic else { return .event(name, values: nil) }
+            guard !model.layout.presenceOnly else { return .event(name, values: nil) }   // no values to choose
             model.successors(state: Int(from.state), keys: from.keys, values: from.values, into: &successors)
             guard let taken = successors.first(where: {
                 $0.event.index == Int(graph.via[Int(child)]) && $0.outcome == .push(StateID(to.state), keys: to.keys, values: to.values)
