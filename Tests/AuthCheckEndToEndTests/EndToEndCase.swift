@@ -172,6 +172,8 @@ extension EndToEndCase {
         .init("check-assurance", ["check", assurance("recovery-bypass"), assurance("unmeetable")]),
         .init("check-assurance-json", ["check", "--format", "json", assurance("recovery-bypass")]),
         .init("check-assurance-sarif", ["check", "--format", "sarif", assurance("passkey-aal3")]),
+        // `--property assurance` on a spec no step of which asks for a level: refused, rather than said to hold.
+        .init("check-assurance-not-declared", ["check", "--property", "assurance", version2Broken("mfa-skip")]),
         .init("explore-user-property-selected", ["explore", "--format", "json", "--property", "mfa-before-session", version2Broken("mfa-skip")]),
         .init("coverage-user-property", ["coverage", version2Broken("mfa-skip")]),
     ]
