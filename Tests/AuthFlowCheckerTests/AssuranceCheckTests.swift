@@ -142,6 +142,16 @@ import Testing
         #expect(outcome?.violation.message == "home asks for aal2, but is reached with only emailLink (aal1)")
     }
 
+    /// Names that end in a space, or are nothing but spaces, wrap without trapping.
+    @Test func namesWithSpacesWrapWithoutTrapping() {
+        for name in ["home ", " ", "a  b ", String(repeating: "x ", count: 80)] {
+            let lines = ReportRenderer.wrapped("1 step: start --go--> \(name)", indent: 10, hanging: 12, breakingAt: " --")
+            #expect(!lines.isEmpty)
+            // Every character but the spaces wrapping takes or adds is kept, in order.
+            #expect(ReportRenderer.wrapped(name, indent: 6, hanging: 10).joined().filter { $0 != " " } == name.filter { $0 != " " })
+        }
+    }
+
     /// Each way's text line stays within 120 columns, however long its path.
     @Test func theTextWrapsLongPaths() {
         let steps = (0..<30).map { PathStep(event: $0 == 0 ? nil : "event\($0)", state: "state\($0)", data: []) }

@@ -49,7 +49,8 @@ extension ReportRenderer {
     static func wrapped(_ text: String, indent: Int, hanging: Int, breakingAt separator: String = " ") -> [String] {
         var pieces: [String] = []
         var rest = Substring(text)
-        while let range = rest.range(of: separator, range: rest.index(after: rest.startIndex)..<rest.endIndex) {
+        // A separator at the very start splits nothing off; an empty rest (a name ending in a space) has nothing left to split.
+        while !rest.isEmpty, let range = rest.range(of: separator, range: rest.index(after: rest.startIndex)..<rest.endIndex) {
             pieces.append(String(rest[..<range.lowerBound]))
             rest = rest[range.lowerBound...].dropFirst()   // the space goes; the rest of the separator stays
         }
