@@ -168,12 +168,19 @@ extension EndToEndCase {
         .init("check-user-property-json", ["check", "--format", "json", version2Broken("mfa-skip"), version2Broken("lockout-variant")]),
         .init("check-user-properties", ["check", version2Broken("lockout-variant"), version2Broken("password-kept"), version2Broken("help-screens")]),
         .init("explore-user-property", ["explore", version2Broken("lockout-variant")]),
+        // Section 6: a recovery link and a social sign-in that meet only aal1 where home asks for aal2; every way in, weakest first.
+        .init("check-assurance", ["check", assurance("recovery-bypass"), assurance("unmeetable")]),
+        .init("check-assurance-json", ["check", "--format", "json", assurance("recovery-bypass")]),
+        .init("check-assurance-sarif", ["check", "--format", "sarif", assurance("passkey-aal3")]),
+        // `--property assurance` on a spec no step of which asks for a level: refused, rather than said to hold.
+        .init("check-assurance-not-declared", ["check", "--property", "assurance", version2Broken("mfa-skip")]),
         .init("explore-user-property-selected", ["explore", "--format", "json", "--property", "mfa-before-session", version2Broken("mfa-skip")]),
         .init("coverage-user-property", ["coverage", version2Broken("mfa-skip")]),
     ]
 
     /// A broken `authflow/2` fixture of the checker's tests.
     static func version2Broken(_ name: String) -> String { "Tests/AuthFlowCheckerTests/Fixtures/version2/broken/\(name).json" }
+    static func assurance(_ name: String) -> String { "Tests/AuthFlowCheckerTests/Fixtures/assurance/\(name).json" }
 
     /// Invalid specs: located problems in the report on stdout, nothing on stderr; with a document on stdout, one `error:` line (exit 2).
     static let invalid: [EndToEndCase] = [

@@ -106,6 +106,14 @@ import Testing
             #expect(properties("guard") == SpecKeys.guardOperators)
             #expect(properties("propertyGuard") == SpecKeys.guardOperators + ["at"])
             #expect(properties("userProperty") == SpecKeys.property)
+            #expect(properties("factor") == SpecKeys.factor)
+            // Section 6: the levels a step asks for and the kinds of factor, as the loader reads them.
+            func strings(_ node: JSONNode?) -> [String] {
+                guard case let .array(items)? = node?.value else { return [] }
+                return items.compactMap { Self.string($0) }
+            }
+            #expect(strings(definitions?["step"]?["properties"]?["assurance"]?["enum"]) == AssuranceLevel.required.map(\.rawValue))
+            #expect(strings(definitions?["factor"]?["properties"]?["kind"]?["enum"]) == FlowSpec.FactorKind.allCases.map(\.rawValue))
             // Exactly one operator per guard and one rule per property, as the loader reads them.
             func required(_ definition: String) -> [String] {
                 guard case let .array(branches)? = definitions?[definition]?["oneOf"]?.value else { return [] }

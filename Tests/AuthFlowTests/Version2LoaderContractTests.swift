@@ -71,7 +71,7 @@ import Testing
              "$.steps.signIn.optional", at: "16:19", #""hint""#, "optional must be an array of strings, found string"),
         edit("a misspelt step key", #""optional": ["hint"]"#, #""optinal": ["hint"]"#,
              "$.steps.signIn.optinal", at: "16:7", #""optinal""#,
-             "unknown key 'optinal' (did you mean 'optional'?); allowed: requires, emits, back, optional, backOnly, or any key starting with 'x-'"),
+             "unknown key 'optinal' (did you mean 'optional'?); allowed: requires, emits, back, optional, backOnly, assurance, or any key starting with 'x-'"),
 
         // rows and anywhere
         edit("a misspelt row key", #""to": "start", "clears": ["password"]"#, #""to": "start", "claers": ["password"]"#,
@@ -96,7 +96,7 @@ import Testing
         edit("a misspelt top-level key", #""data": {"#, #""datas": {"#,
              "$.datas", at: "7:3", #""datas""#,
              "unknown key 'datas' (did you mean 'data'?); allowed: format, name, description, initial, success, abort, steps, transitions, "
-                + "passcode, secrets, outputs, $schema, data, config, anywhere, properties, or any key starting with 'x-'"),
+                + "passcode, secrets, outputs, $schema, data, config, anywhere, properties, factors, or any key starting with 'x-'"),
     ]
 
     @Test(arguments: cases)

@@ -64,6 +64,12 @@ enum SpecRunner {
             throw InvalidSpecError(file: name, issues: [SpecIssue(path: "$.properties", location: model.location(ofMember: "properties"),
                                                                   message: "--property \(unknown): no built-in property or property of this spec has that id\(hint) (\(listed))")])
         }
+        // `assurance` is built in, but only a spec some step of which asks for a level has it to check.
+        if options.properties?.contains(.assurance) == true && !model.assurance.protectsSomeStep {
+            throw InvalidSpecError(file: name, issues: [SpecIssue(path: "$.steps", location: model.location(ofMember: "steps"),
+                                                                  message: "--property assurance: no step of this spec declares assurance; "
+                                                                      + "give a protected screen \"assurance\": \"aal1\", \"aal2\" or \"aal3\"")])
+        }
         do {
             return .model(try model.selectingVariants(options.variants))
         } catch {

@@ -189,6 +189,7 @@ extension FlowDefinition {
     var usesVersion2: Bool {
         !declarations.isEmpty || !configKeys.isEmpty || !anywhereRows.isEmpty || stepExtras.values.contains(where: \.usesVersion2)
             || !rowExtras.isEmpty || !backOnlySteps.isEmpty || !userProperties.isEmpty
+            || !factors.isEmpty || !assuranceLevels.isEmpty
     }
 
     /// Adds the `authflow/2` parts to `spec`.
@@ -211,6 +212,7 @@ extension FlowDefinition {
         }
         for index in backOnlySteps { spec.steps[index].backOnly = true }
         spec.properties = userProperties
+        addAssurance(to: &spec)
     }
 
     /// A session over the app's own types for a flow whose moves depend on its data, built from its model.

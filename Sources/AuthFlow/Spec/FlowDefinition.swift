@@ -63,6 +63,9 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
     /// The team's own rules, and where each was declared.
     var userProperties: [FlowSpec.UserProperty] = []
     var propertySites: [String] = []
+    /// Section 6: the factors and the levels steps ask for (see `FlowDefinition+Assurance.swift`).
+    var factors: [FlowSpec.Factor] = []
+    var assuranceLevels: [(state: String, level: AssuranceLevel)] = []
 
     public init(name: String? = nil, description: String? = nil, initial: State, success: [State], abort: [State],
                 fileID: String = #fileID, line: Int = #line) {

@@ -19,7 +19,7 @@ extension FlowModel {
         builder.deadline = deadline
         let passes: [(inout _FlowModelBuilder) -> Void] = [
             { $0.internStates() }, { $0.screenNames() }, { $0.readTerminals() }, { $0.readDeclarations() }, { $0.readSteps() },
-            { $0.readSecrets() }, { $0.readTransitions() }, { $0.compileSemantics() }, { $0.readIntent() },
+            { $0.readSecrets() }, { $0.readTransitions() }, { $0.compileSemantics() }, { $0.readIntent() }, { $0.readAssurance() },
             { $0.warnIgnoredSettings() },
         ]
         for pass in passes {
@@ -63,6 +63,7 @@ extension FlowModel {
         self.anywhereOverrides = builder.anywhereOverrides
         self.isBackOnly = builder.isBackOnly
         self.properties = builder.userProperties
+        self.assurance = builder.assurance ?? .unused(states: builder.states.count)
         // Static: the `/1` table (``moves``) says everything. `anywhere` rows are not in it, and system events,
         // `anyOf` and `optional` need the frame-by-frame lint (waits-on-system, keys read).
         self.isStatic = builder.emissions.allSatisfy { list in
@@ -128,6 +129,8 @@ struct _FlowModelBuilder {
     var isBackOnly: [Bool] = []
     /// The user properties compiled, in declaration order.
     var userProperties: [FlowModel.UserProperty] = []
+    /// Section 6 compiled (`factors`, steps' `assurance`), once ``readAssurance()`` has run.
+    var assurance: FlowAssurance?
     /// The accepted rows keyed by `from << 32 | event`, with their position in `transitions`.
     var rowIndex: [Int64: (to: StateID, position: Int)] = [:]
 

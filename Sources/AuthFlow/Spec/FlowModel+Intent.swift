@@ -35,7 +35,7 @@ extension FlowModel {
 extension FlowSpec.UserProperty {
     /// The ids of the built-in properties: a user property may not take one.
     public static let reservedIDs = ["illegal-transition", "unmet-requirement", "deadlock", "no-exit", "terminal-exit",
-                                     "undo-mismatch", "divergence", "passcode"]
+                                     "undo-mismatch", "divergence", "passcode", "assurance"]
 
     /// Whether `id` is written like the built-in ids: lowercase letters and digits in words joined by
     /// single hyphens, starting with a letter, at most 64 characters.

@@ -48,6 +48,11 @@ extension FlowModel {
         locations[JSONPath.root.member(key).text]
     }
 
+    /// The `assurance` of `state`'s step (section 6).
+    public func location(ofAssurance state: String) -> SourceLocation? {
+        locations[Self.stepPath(state).member("assurance").text]
+    }
+
     /// The entry of the spec's own property `id` in `properties`.
     public func location(ofProperty id: String) -> SourceLocation? {
         spec.properties.firstIndex { $0.id == id }.flatMap { locations[JSONPath.root.member("properties").index($0).text] }

@@ -93,6 +93,8 @@ public struct FlowModel: Sendable {
     public let isBackOnly: [Bool]
     /// The team's own rules (`properties`), in declaration order.
     public internal(set) var properties: [UserProperty]
+    /// Section 6: the factor keys and the level each state asks for (nothing asked in a flow without them).
+    public let assurance: FlowAssurance
     /// Whether every move is fixed by the state alone (no guard, value, clear, counter or reset):
     /// then ``moves`` lists exactly what ``successors(state:keys:values:into:)`` gives, and a search
     /// may read it instead. True of every `authflow/1` flow.

@@ -20,6 +20,8 @@ public struct FlowSpec: Hashable, Sendable {
         /// `authflow/2`: a screen the user is meant to leave with back (help, information): never a
         /// `deadlock` or `no-exit`. It must allow back and not be the initial or a terminal state.
         public var backOnly = false
+        /// `authflow/2`, section 6: how strongly the user must have proved who they are to reach this screen.
+        public var assurance: AssuranceLevel?
 
         public init(_ state: String, requires: [String] = [], emits: [Emission] = [], back: Bool = true) {
             self.state = state
@@ -103,6 +105,8 @@ public struct FlowSpec: Hashable, Sendable {
     public var anywhere: [AnywhereRow] = []
     /// `authflow/2`: the team's own rules, decided like the built-in properties.
     public var properties: [UserProperty] = []
+    /// `authflow/2`, section 6: the data keys that prove an authentication factor, in declaration order.
+    public var factors: [Factor] = []
     public var name: String?
     public var description: String?
     public var initial: String

@@ -11,12 +11,12 @@ package enum SpecKeys {
     package static let topLevel1 = ["format", "name", "description", "initial", "success", "abort", "steps", "transitions",
                                     "passcode", "secrets", "outputs", schema]
     /// The top-level keys an `authflow/2` file may hold that an `authflow/1` file may not.
-    package static let topLevelAdded2 = ["data", "config", "anywhere", "properties"]
+    package static let topLevelAdded2 = ["data", "config", "anywhere", "properties", "factors"]
 
     /// The keys of a step in an `authflow/1` file.
     package static let step1 = ["requires", "emits", "back"]
     /// The keys of a step an `authflow/2` file may hold that an `authflow/1` file may not.
-    package static let stepAdded2 = ["optional", "backOnly"]
+    package static let stepAdded2 = ["optional", "backOnly", "assurance"]
 
     /// The keys of a transition row in an `authflow/1` file.
     package static let transition1 = ["from", "on", "to"]
@@ -38,6 +38,8 @@ package enum SpecKeys {
     package static let property = ["id", "description", "always", "never", "reachable"]
     /// The keys of a user property that hold its guard; a property has exactly one.
     package static let propertyKinds = ["always", "never", "reachable"]
+    /// The keys of a factor's declaration in `factors` (`authflow/2`, section 6).
+    package static let factor = ["kind", "phishingResistant"]
     /// The operators of a guard (`authflow/2`); a guard is an object with exactly one of them.
     package static let guardOperators = ["has", "missing", "equals", "in", "atLeast", "below", "all", "any", "not"]
 

@@ -237,6 +237,7 @@ struct _SpecReader {
         let config = version == 2 ? readConfig(top["config"]) : []
         let anywhere = version == 2 ? readAnywhere(top["anywhere"]) : []
         let properties = version == 2 ? readProperties(top["properties"]) : []
+        let factors = version == 2 ? readFactors(top["factors"]) : []
 
         guard issues.isEmpty, let initial, let success, let abort, let steps, let transitions else { return nil }
         var spec = FlowSpec(name: name, description: description, initial: initial, success: success, abort: abort,
@@ -246,6 +247,7 @@ struct _SpecReader {
         spec.config = config
         spec.anywhere = anywhere
         spec.properties = properties
+        spec.factors = factors
         return spec
     }
 
@@ -290,6 +292,9 @@ struct _SpecReader {
                 if case let .bool(flag) = backOnly.value { step.backOnly = flag } else {
                     fail(stepPath.member("backOnly"), backOnly, "backOnly must be true or false, found \(backOnly.value.typeName)")
                 }
+            }
+            if let assurance = fields["assurance"], version2("assurance", at: stepPath.member("assurance"), assurance) {
+                step.assurance = readAssurance(assurance, at: stepPath.member("assurance"))
             }
             if let emits = fields["emits"] {
                 let emitsPath = stepPath.member("emits")

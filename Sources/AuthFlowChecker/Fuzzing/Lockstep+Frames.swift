@@ -120,7 +120,7 @@ extension Lockstep {
             for site in rules.stateSites(state) {
                 if let found = violation(site.property, state: top.state, event: site.event, site.message) { return found }
             }
-            return checkUserRules()
+            return checkAssurance() ?? checkUserRules()
         }
         model.successors(state: state, keys: top.keys, values: top.packed, into: &successors)
         for successor in successors where successor.outcome == .illegal {
@@ -137,6 +137,14 @@ extension Lockstep {
            let found = violation(property, state: top.state, event: nil, frameMoves.stuckMessage(property, at: Int(i))) {
             return found
         }
-        return checkUserRules()
+        return checkAssurance() ?? checkUserRules()
+    }
+
+    /// The `assurance` violation of the top frame (which the runtime holds), unless seen or filtered out:
+    /// its factor keys do not meet the level its step asks for (``AssuranceCheck``).
+    mutating func checkAssurance() -> FuzzOutcome? {
+        let state = Int(top.state)
+        guard AssuranceCheck.breaks(model, state: state, keys: top.keys) else { return nil }
+        return violation(.assurance, state: top.state, event: nil, AssuranceCheck.message(model, state: state, keys: top.keys))
     }
 }

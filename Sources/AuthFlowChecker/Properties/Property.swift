@@ -30,9 +30,14 @@ public struct Property: Hashable, Sendable, Comparable, CustomStringConvertible 
     public static let deadlock = Property(builtIn: "deadlock", rank: 2)
     public static let noExit = Property(builtIn: "no-exit", rank: 3)
     public static let terminalExit = Property(builtIn: "terminal-exit", rank: 4)
-    public static let undoMismatch = Property(builtIn: "undo-mismatch", rank: 5)
-    public static let divergence = Property(builtIn: "divergence", rank: 6)
-    public static let passcode = Property(builtIn: "passcode", rank: 7)
+    public static let undoMismatch = Property(builtIn: "undo-mismatch", rank: 6)
+    public static let divergence = Property(builtIn: "divergence", rank: 7)
+    public static let passcode = Property(builtIn: "passcode", rank: 8)
+    /// Section 6: every reachable configuration of a step that declares `assurance` meets that level.
+    ///
+    /// Built in, but not in ``builtIn``: it applies only to a spec some step of which declares a level
+    /// (``assuranceProperties(of:)``), so the reports of every other spec list what they always listed.
+    public static let assurance = Property(builtIn: "assurance", rank: 5)
 
     /// The built-in properties, in the order reports list them.
     public static let builtIn: [Property] = [.illegalTransition, .unmetRequirement, .deadlock, .noExit, .terminalExit,
@@ -40,8 +45,13 @@ public struct Property: Hashable, Sendable, Comparable, CustomStringConvertible 
 
     /// The built-in property with id `id`, if there is one.
     public init?(builtInID id: String) {
-        guard let property = Self.builtIn.first(where: { $0.id == id }) else { return nil }
+        guard let property = (Self.builtIn + [.assurance]).first(where: { $0.id == id }) else { return nil }
         self = property
+    }
+
+    /// `[.assurance]` when some step of `model` declares `assurance`, else none: the built-in property of section 6.
+    public static func assuranceProperties(of model: FlowModel) -> [Property] {
+        model.assurance.protectsSomeStep ? [.assurance] : []
     }
 
     /// The property with id `id`, as `--property` names it before the spec is read: a built-in one, or
@@ -59,7 +69,7 @@ public struct Property: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 
     /// Every property that applies to `model`: the built-in ones, then the spec's own.
-    public static func all(of model: FlowModel) -> [Property] { builtIn + userProperties(of: model) }
+    public static func all(of model: FlowModel) -> [Property] { builtIn + assuranceProperties(of: model) + userProperties(of: model) }
 
     /// Whether the spec states it (`properties`), not authcheck.
     public var isUserDefined: Bool { rule != nil }
@@ -87,6 +97,7 @@ public struct Property: Hashable, Sendable, Comparable, CustomStringConvertible 
         case "terminal-exit": return "terminal states emit nothing and have no outgoing transitions"
         case "undo-mismatch": return "back restores exactly the previous state and data, and a rejected event changes nothing"
         case "divergence": return "the runtime agrees with the spec's semantics"
+        case "assurance": return "every reachable screen that declares an assurance level is reached with the factors that level needs"
         default: return "the passcode normaliser is idempotent, stays within the policy, reads back every code however it is typed, and reports short and overlong input"
         }
     }

@@ -130,6 +130,8 @@ package struct Finding: Hashable, Sendable {
             return model.location(ofRequires: state) ?? step
         case .passcode:
             return model.location(ofMember: "passcode") ?? model.location(ofMember: "format")
+        case .assurance:
+            return model.location(ofAssurance: state) ?? step
         default:
             return violation.event.flatMap { model.location(ofEmission: $0, inStep: state) } ?? step
         }

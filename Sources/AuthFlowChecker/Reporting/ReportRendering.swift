@@ -15,8 +15,9 @@ public enum ReportRenderer {
     /// The command line that replays `violation` of `report`; `-` for a spec read from standard input.
     public static func replayCommand(for violation: Violation, in report: CheckReport) -> String {
         let spec = specArgument(report.spec)
-        // The complete check decides what no one path shows: the passcode, a `reachable` no configuration satisfies.
-        if violation.property == .passcode || violation.state == nil {
+        // The complete check decides what no one path shows: the passcode, a `reachable` no configuration satisfies;
+        // and it alone decides assurance levels over every configuration (the exhaustive walk does not).
+        if violation.property == .passcode || violation.property == .assurance || violation.state == nil {
             return "\(program) check \(spec) --property \(ShellText.quoted(violation.property.id))"
         }
         return "\(program) explore \(spec) --property \(ShellText.quoted(violation.property.id)) --depth \(report.stats.depth)"
@@ -63,8 +64,13 @@ public enum ReportRenderer {
             let prefix = report.strict ? "lint (fails under --strict)" : "lint"
             lines += report.lint.lines.map { "\(prefix): \($0)" }
         }
+        // Section 6: every way into each protected screen (a spec without its keys has none).
+        if let waysIn = report.waysIn {
+            lines.append("")
+            lines += waysInLines(waysIn, style: style)
+        }
         if report.verdict != .holds {
-            if !report.violations.isEmpty || !report.lint.isEmpty { lines.append("") }
+            if !report.violations.isEmpty || !report.lint.isEmpty || report.waysIn != nil { lines.append("") }
             if let stop = report.stoppedBy, report.verdict == .violated { lines.append("stopped: \(stop)") }
             lines.append("stats: \(summary(report.stats, stopped: report.stoppedBy != nil))")
         }
@@ -134,6 +140,7 @@ public enum ReportRenderer {
                 ]))
             })))
         }
+        if let waysIn = report.waysIn { members.append(("waysIn", waysInJSON(waysIn))) }
         var stats: [(String, JSON)] = [
             ("states", .int(report.stats.states)), ("configurations", .int(report.stats.configurations)),
             ("depth", .int(report.stats.depth)), ("stacks", .int(report.stats.stacks)),

@@ -26,6 +26,10 @@ package enum SARIFRenderer {
     static func rules(_ reports: [LocatedReport]) -> [(id: String, summary: String)] {
         var rules = Property.builtIn.map { ($0.id, $0.summary) } + Finding.extraRules
         var seen = Set(rules.map(\.0))
+        // Section 6's property, only when some spec checked has it, so every other log stays as it was.
+        if reports.contains(where: { !$0.report.assuranceProperties.isEmpty }), seen.insert(Property.assurance.id).inserted {
+            rules.append((Property.assurance.id, Property.assurance.summary))
+        }
         for located in reports {
             for property in located.report.userProperties where seen.insert(property.id).inserted { rules.append((property.id, property.summary)) }
         }

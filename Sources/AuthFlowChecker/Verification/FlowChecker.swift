@@ -63,9 +63,14 @@ public struct CheckReport: Sendable {
     /// A rule the complete checker finds broken is reported once, with the checker's counterexample
     /// (the shortest); a rule only the runtime breaks is reported with the walk's.
     public var runtimeRules: [Property: RuntimeRuleResult] = [:]
+    /// `[.assurance]` when some step of the spec declares `assurance` (``Property/assuranceProperties(of:)``), else empty.
+    public var assuranceProperties: [Property] = []
+    /// Section 6: for each step that asks for an assurance level and each success state, in step order,
+    /// every way in, weakest first; `nil` for a spec that uses no section-6 key (nor an invalid one).
+    public var waysIn: [ProtectedStep]?
 
-    /// Every property the report speaks of: the built-in ones, then the spec's own.
-    public var properties: [Property] { Property.builtIn + userProperties }
+    /// Every property the report speaks of: the built-in ones, `assurance` where it applies, then the spec's own.
+    public var properties: [Property] { Property.builtIn + assuranceProperties + userProperties }
 
     /// The report of a spec that could not be checked: verdict `invalid`, every problem in `error`.
     public static func invalid(spec: String, name: String? = nil, error: InvalidSpecError, options: CheckOptions,
@@ -267,7 +272,8 @@ public enum FlowChecker {
                                  lint: verification.lint, stats: stats, stoppedBy: stoppedBy, error: nil,
                                  warnings: model.warnings + UnemittedRows.warnings(model), strict: options.strict,
                                  secrets: Set(model.names(of: model.secrets)), userProperties: Property.userProperties(of: model),
-                                 runtimeRules: runtimeRules)
+                                 runtimeRules: runtimeRules, assuranceProperties: Property.assuranceProperties(of: model),
+                                 waysIn: verification.waysIn)
         return (report, coverage)
     }
 }

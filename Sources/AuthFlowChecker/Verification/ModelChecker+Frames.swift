@@ -87,6 +87,7 @@ extension ModelChecker {
             }
         }
         for property in model.properties { used.formUnion(property.condition.keys) }
+        used.formUnion(model.assurance.factorKeys)
         let unused = produced.subtracting(used).subtracting(model.outputs.map(\.index)).sorted()
         lint.unusedData = unused.map { model.keys[$0] }
         lint.overriddenAnywhere = model.anywhereOverrides

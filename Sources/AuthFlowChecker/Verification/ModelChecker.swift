@@ -37,6 +37,12 @@ package enum ModelChecker {
         var cut = false
         if !model.isStatic { found = frameSites(analysis, rules: rules, facts: &facts, deadline: deadline, cut: &cut) }
         if !cut { found += userPropertySites(graph, deadline: deadline, cut: &cut) }
+        var waysIn: [ProtectedStep]?
+        if !cut && model.assurance.isUsed {
+            let survey = assuranceSurvey(graph, deadline: deadline, cut: &cut)
+            found += survey.sites
+            waysIn = survey.waysIn
+        }
         let stoppedBy = graph.stoppedBy ?? (cut ? deadline.stopReason : nil)
         for state in 0..<stateCount where graph.isReachable(state) {
             let first = graph.firstOfState[state]
@@ -63,7 +69,7 @@ package enum ModelChecker {
         attachPaths(&found, graph: graph)
         return SpecVerification(
             violations: found.map(\.violation), lint: cut ? Lint() : model.isStatic ? lint(graph) : frameLint(graph, facts: facts),
-            states: graph.reachableStates, configurations: graph.count, stoppedBy: stoppedBy)
+            states: graph.reachableStates, configurations: graph.count, stoppedBy: stoppedBy, waysIn: waysIn)
     }
 
     /// The most frames a report's complete-check paths hold in all, past the first violation's.
@@ -114,6 +120,8 @@ package enum ModelChecker {
         }
         // A key the team's own rules test is read, as a step's requirement is.
         for property in model.properties { for k in property.condition.keys { required.insert(KeyID(k)) } }
+        // A factor key is read by the assurance levels (section 6).
+        for k in model.assurance.factorKeys { required.insert(KeyID(k)) }
         lint.unusedData = model.names(of: produced.subtracting(required).subtracting(model.outputs))
         lint.unreachable = (0..<model.stateCount).filter { !graph.isReachable($0) }.map { model.states[$0] }
         let fired = graph.firedRows()

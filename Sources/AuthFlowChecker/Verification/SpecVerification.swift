@@ -10,4 +10,6 @@ package struct SpecVerification: Sendable {
     package var configurations: Int
     /// The limit that stopped the search, if one did (the verdict is then incomplete).
     package var stoppedBy: StopReason?
+    /// Section 6: every way into each protected screen, weakest first; `nil` for a spec that uses no section-6 key.
+    package var waysIn: [ProtectedStep]? = nil
 }
