@@ -142,6 +142,20 @@ import Testing
         #expect(outcome?.violation.message == "home asks for aal2, but is reached with only emailLink (aal1)")
     }
 
+    /// The exhaustive lockstep walk checks every frame it drives too, and finds each `assurance` site with the
+    /// checker's own shortest path and words (one site per step, its first occurrence in breadth-first order).
+    @Test(arguments: ["recovery-bypass", "passkey-aal3", "unmeetable"])
+    func theLockstepWalkFindsTheCheckersAssuranceSites(_ name: String) throws {
+        let model = try Files.model(Self.fixture(name))
+        let checked = try Self.check(name, properties: [.assurance]).violations
+        let walked = RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: 8).violations
+            .filter { $0.property == .assurance }
+        #expect(!checked.isEmpty)
+        #expect(walked.map(\.state) == checked.map(\.state))
+        #expect(walked.map(\.message) == checked.map(\.message))
+        #expect(walked.map { Self.pathText($0.path) } == checked.map { Self.pathText($0.path) })
+    }
+
     /// Names that end in a space, or are nothing but spaces, wrap without trapping.
     @Test func namesWithSpacesWrapWithoutTrapping() {
         for name in ["home ", " ", "a  b ", String(repeating: "x ", count: 80)] {

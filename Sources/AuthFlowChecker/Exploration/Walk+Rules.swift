@@ -56,4 +56,16 @@ extension Walk {
             }
         }
     }
+
+    /// Checks the frame of the node just entered (which the runtime holds) against the level its step asks
+    /// for (section 6, ``AssuranceCheck``): one site per step, its first occurrence in breadth-first order.
+    @inline(never)
+    mutating func checkAssurance(_ entry: FrameTable.Entry) {
+        let state = Int(entry.state), keys = entry.keys
+        guard AssuranceCheck.breaks(model, state: state, keys: keys) else { return }
+        let name = model.states[state]
+        record(Site(property: .assurance, state: name), state: name, trigger: nil, mismatch: nil) { model in
+            AssuranceCheck.message(model, state: state, keys: keys)
+        }
+    }
 }

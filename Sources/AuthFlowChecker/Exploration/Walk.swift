@@ -78,6 +78,8 @@ struct Walk<Driver: FlowDriver> {
     var ruleFound: [Int32]
     /// For an app: the stack height each configuration was probed at (see ``checkNode()``).
     var probedAt = ProbeDepths()
+    /// Whether some step asks for an assurance level (section 6): then every frame the walk drives is checked against it.
+    let checksAssurance: Bool
 
     /// The flow and the values the walk sends: a valued key's value in a branch, a presence key's token.
     final class ValueSender {
@@ -120,6 +122,7 @@ struct Walk<Driver: FlowDriver> {
         self.rules = RuleCheck(model: model)
         self.resetStacks = resetStacks ?? ResetStacks(model: model, depth: self.depth)
         self.ruleFound = Array(repeating: .max, count: rules.rules.count)
+        self.checksAssurance = model.assurance.protectsSomeStep
     }
 
     func result() -> RuntimeExploration {
@@ -363,6 +366,7 @@ struct Walk<Driver: FlowDriver> {
             return
         }
         checkRules(node.config)
+        if checksAssurance { checkAssurance(entry) }
         // A reset cannot be undone: the resets of a configuration are driven once, at the shortest stack that reaches it (``ResetStacks``).
         var driveResets = false
         if entry.facts.contains(.resets) && !entry.facts.contains(.resetsDriven)

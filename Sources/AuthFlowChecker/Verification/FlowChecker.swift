@@ -229,9 +229,11 @@ public enum FlowChecker {
                 exploration = RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: limits.depth, timeout: remaining)
             }
             // A rule the complete checker found broken keeps the checker's counterexample, the shortest: reported once.
+            // So does an `assurance` site (a step) the checker found: the walk checks every frame it drives against it too.
             let decided = Set(violations.map(\.property).filter(\.isUserDefined))
+            let decidedSites = Set(violations.filter { $0.property == .assurance }.map(\.site))
             let found = exploration.violations.filter { options.includes($0.property) }
-            violations += found.filter { !decided.contains($0.property) }
+            violations += found.filter { !decided.contains($0.property) && !decidedSites.contains($0.site) }
             for rule in rules {
                 runtimeRules[rule] = !found.contains { $0.property == rule } ? .holds : decided.contains(rule) ? .violated : .violatedByRuntime
             }
