@@ -291,6 +291,9 @@ struct _SpecReader {
                     fail(stepPath.member("backOnly"), backOnly, "backOnly must be true or false, found \(backOnly.value.typeName)")
                 }
             }
+            if let entry = fields["entry"], version2("entry", at: stepPath.member("entry"), entry) {
+                step.entry = readEntry(entry, at: stepPath.member("entry"))
+            }
             if let emits = fields["emits"] {
                 let emitsPath = stepPath.member("emits")
                 if case let .object(events) = emits.value {

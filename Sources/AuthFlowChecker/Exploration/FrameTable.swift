@@ -68,6 +68,8 @@ struct FrameTable {
         var adds: UInt64
         /// The data's values after the emission's effects: the branch's value of each valued key sent.
         var values: UInt64
+        /// A reset: the configuration the new run starts at (the variant's root, or the one its row's keeps make); else -1.
+        var landing: Int32 = -1
     }
 
     /// What the walk checks for one emission of a configuration's step.
@@ -202,10 +204,11 @@ struct FrameTable {
                     move.target = intern(Configuration(state: target.rawValue, keys: keys, values: values))
                     let earlier = moves[moveStart...].contains { $0.target == move.target }
                     move.walked = !earlier
-                case .reset:
+                case let .reset(keys, values):
                     check.enabled = true
                     check.resets = true
                     move.target = Self.reset
+                    move.landing = intern(Configuration(state: model.initial.rawValue, keys: keys, values: values))
                 case .illegal:
                     check.refused = true
                 }

@@ -374,7 +374,7 @@ struct FrameWalk<Driver: FlowDriver> {
                     }
                 }
             }
-            // A reset must land on the variant's root with nothing to undo.
+            // A reset must land on the variant's root (with the keys its row keeps) with nothing to undo.
             guard driveResets && check.resets else { continue }
             for m in Int(check.first)..<Int(check.end) where table.moves[m].target == FrameTable.reset {
                 guard send(move: m, height: nodes.count + 1) else {
@@ -385,7 +385,8 @@ struct FrameWalk<Driver: FlowDriver> {
                     resync()
                     return
                 }
-                let root = table.entries[Int(nodes[0].config)]
+                let landing = table.moves[m].landing
+                let root = table.entries[Int(landing >= 0 ? landing : nodes[0].config)]
                 let atRoot = driver.state == model.initial && (!readsInternals || driver.height == 1) && driver.dataCount == root.data.nonzeroBitCount
                     && matcher.matchesData(values: root.values, bits: root.data)
                 if !atRoot {
