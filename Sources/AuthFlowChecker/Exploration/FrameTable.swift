@@ -68,6 +68,9 @@ struct FrameTable {
         var adds: UInt64
         /// The data's values after the emission's effects: the branch's value of each valued key sent.
         var values: UInt64
+        /// The presence keys the fired row's own effects or its target's entry add and the step did not send:
+        /// the runtime holds ``FrameTable/presentText`` for each.
+        var effectAdds: UInt64 = 0
         /// A reset: the configuration the new run starts at (the variant's root, or the one its row's keeps make); else -1.
         var landing: Int32 = -1
     }
@@ -88,6 +91,9 @@ struct FrameTable {
 
     static let illegal: Int32 = -1
     static let reset: Int32 = -2
+    /// The expected token of a presence key an effect added (no step sent it): the runtime holds ``presentText``.
+    static let addedByEffect = -2
+    static let presentText = "present"
 
     private(set) var entries: [Entry] = []
     private(set) var moves: [Move] = []
@@ -202,6 +208,9 @@ struct FrameTable {
                 case let .push(target, keys, values):
                     check.enabled = true
                     move.target = intern(Configuration(state: target.rawValue, keys: keys, values: values))
+                    if let row = model.emissions[state][emission].rows.first(where: { $0.row == successor.row }), row.hasEffects {
+                        move.effectAdds = (row.effects.addKeys | row.entry.addKeys) & ~adds & keys
+                    }
                     let earlier = moves[moveStart...].contains { $0.target == move.target }
                     move.walked = !earlier
                 case let .reset(keys, values):

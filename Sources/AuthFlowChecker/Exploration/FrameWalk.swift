@@ -240,6 +240,13 @@ struct FrameWalk<Driver: FlowDriver> {
             log.append(ExpectedChange(key: Int32(k), previous: expected[k]))
             expected[k] = RuntimeExplorer.token(height: height, event: EventID(move.event), key: KeyID(Int32(k)))
         }
+        var effectAdded = move.effectAdds
+        while effectAdded != 0 {
+            let k = effectAdded.trailingZeroBitCount
+            effectAdded &= effectAdded - 1
+            log.append(ExpectedChange(key: Int32(k), previous: expected[k]))
+            expected[k] = FrameTable.addedByEffect
+        }
         let target = move.target
         if table.entries[Int(target)].moveStart < 0 { table.expand(target, of: model) }
         let via = Int32(m) - table.entries[Int(nodes[top].config)].moveStart
@@ -301,6 +308,7 @@ struct FrameWalk<Driver: FlowDriver> {
         let layout = model.layout
         if layout.isCounter(k) { return .int(layout.field(k, in: entry.values)) }
         if layout.isValued(k) { return .string(layout.domains[k][layout.field(k, in: entry.values)]) }
+        if expected[k] == FrameTable.addedByEffect { return .string(FrameTable.presentText) }
         return .int(expected[k])
     }
 

@@ -40,7 +40,8 @@ extension Lockstep {
         }
         // The model's move for the branch the values name: the one semantics decides where it leads.
         let target: StateID
-        switch model.move(state: state, emission: index, branch: branch, keys: from.keys, values: from.packed).outcome {
+        let move = model.move(state: state, emission: index, branch: branch, keys: from.keys, values: from.packed)
+        switch move.outcome {
         case .illegal:
             steps.append(pathStep(event: name))
             return (true, refusal(of: name, accepted: accepted))
@@ -56,6 +57,11 @@ extension Lockstep {
         case let .push(to, childKeys, childValues):
             var set: [Int: String] = [:]
             for key in keys where !layout.isValued(key) { set[key] = sent[key] }
+            // A presence key the row's own effects or the target's entry add, not sent: the runtime holds the text the model shows.
+            if let row = emission.rows.first(where: { $0.row == move.row }), row.hasEffects {
+                let added = (row.effects.addKeys | row.entry.addKeys) & childKeys
+                for key in model.keys.indices where added & (1 << UInt64(key)) != 0 && set[key] == nil { set[key] = FrameTable.presentText }
+            }
             frames.append(Frame(state: to.rawValue, keys: childKeys, values: set, event: name, packed: childValues))
             for (key, value) in set { expected[key] = value }
             target = to
