@@ -276,7 +276,11 @@ package enum TraceCorpus {
             for k in model.keys.indices where model.layout.isValued(k) && emission.clearValues & model.layout.mask(k) != 0 {
                 cleared |= 1 << UInt64(k)
             }
-            if chosen.row >= 0, let row = emission.rows.first(where: { $0.row == chosen.row }) { cleared |= row.clearKeys }
+            if chosen.row >= 0, let row = emission.rows.first(where: { $0.row == chosen.row }) {
+                cleared |= row.clearKeys | row.effects.clearKeys | row.entry.clearKeys
+                added |= row.effects.addKeys | row.entry.addKeys
+                for key in row.effects.setKeys + row.entry.setKeys { added |= 1 << UInt64(key) }
+            }
             switch chosen.outcome {
             case let .push(target, keys, values):
                 var recordedAdds = added
@@ -294,12 +298,11 @@ package enum TraceCorpus {
                      added: recordedAdds, cleared: cleared, values: shown)
                 w.frames.append(Walker.Frame(state: target.index, keys: keys, values: values,
                                              recorded: (top.recorded & ~cleared) | recordedAdds))
-            case .reset:
-                // A reset row: the runtime records it as a reset naming its event.
+            case let .reset(keys, values):
+                // A reset row: the runtime records it as a reset naming its event; the new run holds what the row keeps.
                 emit(w, .reset, from: top.state, event: chosen.event.index, to: model.initial.index)
                 if model.isTerminal[top.state] { w.loggedOutFrom = top.state }
-                let root = model.roots[w.variant]
-                w.frames = [Walker.Frame(state: model.initial.index, keys: root.keys, values: root.values, recorded: root.keys)]
+                w.frames = [Walker.Frame(state: model.initial.index, keys: keys, values: values, recorded: keys)]
             case .illegal:
                 return false
             }

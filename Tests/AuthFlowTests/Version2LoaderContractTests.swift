@@ -71,12 +71,12 @@ import Testing
              "$.steps.signIn.optional", at: "16:19", #""hint""#, "optional must be an array of strings, found string"),
         edit("a misspelt step key", #""optional": ["hint"]"#, #""optinal": ["hint"]"#,
              "$.steps.signIn.optinal", at: "16:7", #""optinal""#,
-             "unknown key 'optinal' (did you mean 'optional'?); allowed: requires, emits, back, optional, backOnly, assurance, or any key starting with 'x-'"),
+             "unknown key 'optinal' (did you mean 'optional'?); allowed: requires, emits, back, optional, backOnly, assurance, entry, or any key starting with 'x-'"),
 
         // rows and anywhere
         edit("a misspelt row key", #""to": "start", "clears": ["password"]"#, #""to": "start", "claers": ["password"]"#,
              "$.transitions[5].claers", at: "36:57", #""claers""#,
-             "unknown key 'claers' (did you mean 'clears'?); allowed: from, on, to, when, clears, reset, or any key starting with 'x-'"),
+             "unknown key 'claers' (did you mean 'clears'?); allowed: from, on, to, when, clears, reset, adds, set, increment, keeps, or any key starting with 'x-'"),
         edit("anywhere without to", #"{ "on": "timeout", "to": "expired", "by""#, #"{ "on": "timeout", "by""#,
              "$.anywhere[0].to", at: "43:5", #"{ "on""#, "missing required key 'to'"),
         edit("anywhere on not a string", #""on": "timeout""#, #""on": 5"#,

@@ -393,7 +393,7 @@ import Testing
              "$.anywhere[0].on", at: "43:5", #"{ "to""#, "missing required key 'on'"),
         edit("anywhere with an unknown key", #""except": ["start", "expired"]"#, #""unless": ["start", "expired"]"#,
              "$.anywhere[0].unless", at: "43:57", #""unless""#,
-             "unknown key 'unless'; allowed: on, to, by, when, except, adds, set, increment, clears, or any key starting with 'x-'"),
+             "unknown key 'unless'; allowed: on, to, by, when, except, adds, set, increment, clears, stay, or any key starting with 'x-'"),
         edit("anywhere by neither user nor system", #""by": "system", "except""#, #""by": "server", "except""#,
              "$.anywhere[0].by", at: "43:47", #""server""#, "by must be \"user\" or \"system\", found 'server'"),
         edit("anywhere with a guard on an unknown value", #""by": "system", "except""#,

@@ -164,6 +164,12 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
         }
     }
 
+    /// Removes every frame: back to the root, holding only `entries` (what a reset row keeps), which no pop removes.
+    @usableFromInline package mutating func reset<S: Sequence>(keeping entries: S) where S.Element == (Key, Value) {
+        reset()
+        for (key, value) in entries { _ = set(key, to: value) }
+    }
+
     /// Removes every frame: back to the root with no data.
     public mutating func reset() {
         values.removeAll(keepingCapacity: true)

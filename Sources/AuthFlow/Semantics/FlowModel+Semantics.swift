@@ -4,9 +4,9 @@
 /// state's step emits whose `when` holds, in declaration order, and for each branch of its effects
 /// (one, or one per value of each valued key it adds, the first added key varying slowest): the
 /// effects apply (clears, adds, set, increment), then the first row for `(state, event)` whose
-/// `when` holds on the result fires: it pushes `(to, data minus the row's clears)`, or for a reset
-/// row starts the flow again at the variant's root. When no row holds, the move is an illegal
-/// transition. An `authflow/1` flow is the special case with no guards, no values and one row at most.
+/// `when` holds on the result fires: it pushes `(to, data)` after the row's clears, its own effects
+/// and the `entry` of `to`, or for a reset row starts the flow again at the variant's root with the
+/// keys the row keeps. When no row holds, the move is an illegal transition. An `authflow/1` flow is the special case with no guards, no values and one row at most.
 extension FlowModel {
     /// One row of the table as the semantics runs it.
     @usableFromInline package struct GuardedRow: Hashable, Sendable {
@@ -21,6 +21,15 @@ extension FlowModel {
         @usableFromInline package var reset: Bool
         /// Its index in ``FlowModel/rows``.
         @usableFromInline package var row: Int
+        /// Its own effects after its clears (adds, set, increment; no clears), and the `entry` of `to`.
+        @usableFromInline package var effects = Effects()
+        @usableFromInline package var entry = Effects()
+        /// Whether ``effects`` or ``entry`` changes anything (a push without them is the data less the clears).
+        @usableFromInline package var hasEffects = false
+        /// A reset row: the presence bits and value fields the new run starts with (config keys and
+        /// `keeps`, less the row's clears); everything else is dropped.
+        @usableFromInline package var keepKeys: UInt64 = 0
+        @usableFromInline package var keepValues: UInt64 = 0
     }
 
     /// One emission of a step, compiled: its guard, its effects, and the rows that can take it.
@@ -35,8 +44,11 @@ extension FlowModel {
         package var clearValues: UInt64
         /// Presence keys added.
         package var addKeys: UInt64
-        /// Valued keys added: one branch per combination of their values.
+        /// Valued keys added: one branch per combination of their answers.
         @usableFromInline package var addValued: [Int]
+        /// Per key of ``addValued``: the value indices it may take, in branch order (its whole domain,
+        /// or the answers an `adds` item `{"key": [values]}` lists).
+        @usableFromInline package var addChoices: [[Int]] = []
         /// Valued keys set, with the value index each takes.
         package var setKeys: [Int]
         package var setValues: [Int]
@@ -65,9 +77,10 @@ extension FlowModel {
             while i > 0 {
                 i -= 1
                 let key = addValued[i]
-                guard case let .valued(count) = layout.kinds[key] else { continue }
+                let count = addChoices[i].count
+                guard count > 0 else { continue }
                 keys |= 1 << UInt64(key)
-                values = layout.setting(key, to: rest % count, in: values)
+                values = layout.setting(key, to: addChoices[i][rest % count], in: values)
                 rest /= count
             }
             for i in 0..<Swift.min(setKeys.count, setValues.count) {
@@ -84,10 +97,7 @@ extension FlowModel {
 
         /// How many branches its effects have.
         @usableFromInline package func branchCount(_ layout: DataLayout) -> Int {
-            addValued.reduce(1) { count, key in
-                if case let .valued(values) = layout.kinds[key] { return count * values }
-                return count
-            }
+            addChoices.reduce(1) { count, choices in choices.isEmpty ? count : count * choices.count }
         }
     }
 
@@ -95,8 +105,9 @@ extension FlowModel {
     package enum Outcome: Hashable, Sendable {
         /// The row pushes this frame.
         case push(StateID, keys: UInt64, values: UInt64)
-        /// A reset row: the stack becomes the variant's root.
-        case reset
+        /// A reset row: the stack becomes one frame at the initial state with this data (the variant's
+        /// config values and the keys the row keeps; exactly the variant's root when it keeps none).
+        case reset(keys: UInt64, values: UInt64)
         /// No row holds: an illegal transition.
         case illegal
     }
@@ -144,7 +155,7 @@ extension FlowModel {
         var fired = -1
         list[index].rows.withUnsafeBufferPointer { rows in
             if let r = firstRow(in: rows, state: state, keys: k, values: v, layout: layout) {
-                outcome = rows[r].reset ? .reset : .push(rows[r].to, keys: k & ~rows[r].clearKeys, values: v & ~rows[r].clearValues)
+                outcome = rows[r].outcome(keys: k, values: v, layout: layout)
                 fired = rows[r].row
             }
         }

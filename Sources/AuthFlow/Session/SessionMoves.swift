@@ -9,11 +9,15 @@
 final class SessionMoves {
     /// What a branch of an emission does from a frame: the first row that holds, and the data after the effects.
     @usableFromInline struct Outcome {
-        /// The row that fires, or `nil` when none holds (an illegal transition): its target, clears, and whether it starts the flow again.
-        @usableFromInline var row: (to: Int, clearKeys: UInt64, clearValues: UInt64, reset: Bool)?
-        /// The data after the emission's effects, before the row's clears.
+        /// The row that fires, or `nil` when none holds (an illegal transition): its target, whether it starts the flow
+        /// again, its clears, and every key it or its target's `entry` may change (as bits).
+        @usableFromInline var row: (to: Int, reset: Bool, clearKeys: UInt64, clearValues: UInt64, touched: UInt64)?
+        /// The data after the emission's effects, before the row's.
         @usableFromInline var keys: UInt64
         @usableFromInline var values: UInt64
+        /// The data of the frame the row pushes (after its clears, its effects and its target's entry), or a reset's new root.
+        @usableFromInline var nextKeys: UInt64 = 0
+        @usableFromInline var nextValues: UInt64 = 0
     }
 
     /// Every state's emissions, one state after another (state `s`'s emission `i` is at `emissionStart[s] + i`),
@@ -22,6 +26,8 @@ final class SessionMoves {
     let emissionList: UnsafeMutableBufferPointer<FlowModel.Emission>
     let rowList: UnsafeMutableBufferPointer<FlowModel.GuardedRow>
     let rowStart: [Int]
+    /// Per row (as ``rowList``): every key its clears, its own effects and its target's entry may change, as bits.
+    let rowTouched: [UInt64]
     @usableFromInline let stateCount: Int
     let layout: DataLayout
     @usableFromInline let eventCount: Int
@@ -138,6 +144,13 @@ final class SessionMoves {
         rowStart = flat.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.rows.count) }
         stateCount = model.stateCount
         let layout = model.layout
+        rowTouched = rows.map { row in
+            var bits = row.clearKeys | row.effects.namedKeys | row.entry.namedKeys
+            for key in 0..<model.keys.count where (row.clearValues | row.effects.clearValues | row.entry.clearValues) & layout.mask(key) != 0 {
+                bits |= 1 << UInt64(key)
+            }
+            return bits
+        }
         self.layout = layout
         eventCount = model.events.count
         var index = [Int32](repeating: -1, count: model.stateCount * model.events.count)
@@ -213,7 +226,15 @@ final class SessionMoves {
         }
         guard r >= 0 else { return Outcome(row: nil, keys: k, values: v) }
         let row = rowList[rowStart[flat] + r]
-        return Outcome(row: (row.to.index, row.clearKeys, row.clearValues, row.reset), keys: k, values: v)
+        var outcome = Outcome(row: (row.to.index, row.reset, row.clearKeys, row.clearValues, rowTouched[rowStart[flat] + r]), keys: k, values: v)
+        switch row.outcome(keys: k, values: v, layout: layout) {
+        case let .push(_, keys, values), let .reset(keys, values):
+            outcome.nextKeys = keys
+            outcome.nextValues = values
+        case .illegal:
+            break
+        }
+        return outcome
     }
 
     /// Whether the step of `state` offers its emission `index` in the frame and some branch of it has a row that fires.

@@ -37,6 +37,8 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     /// order (the branch is their values), as `addValuedKeys[addValuedStart[e] ..< addValuedStart[e + 1]]`.
     @usableFromInline let addValuedStart: [Int]
     @usableFromInline let addValuedKeys: [Int]
+    /// Parallel to ``addValuedKeys``: the value indices each may take, in branch order (its domain, or the answers listed).
+    @usableFromInline let addValuedChoices: [[Int]]
     /// The model's layout and the variant's root frame, held apart so a move reads no other part of the model.
     @usableFromInline let layout: DataLayout
     /// Per key: its domain's values as the app's values (`makeText` of each text), made once, so a move neither
@@ -60,13 +62,15 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
         self.layout = layout
         self.domainValues = layout.domains.map { $0.map(values.makeText) }
         self.moves = SessionMoves(model: model)
-        var addValuedStart = [0], addValuedKeys: [Int] = []
+        var addValuedStart = [0], addValuedKeys: [Int] = [], addValuedChoices: [[Int]] = []
         for emission in model.emissions.joined() {
             addValuedKeys += emission.addValued
+            addValuedChoices += emission.addChoices
             addValuedStart.append(addValuedKeys.count)
         }
         self.addValuedStart = addValuedStart
         self.addValuedKeys = addValuedKeys
+        self.addValuedChoices = addValuedChoices
         self.root = (model.roots[variant].keys, model.roots[variant].values)
         self.outputKeys = model.emissions.map { list in
             list.map { $0.outputKeys(keyCount: model.keys.count) }
@@ -245,13 +249,16 @@ extension FlowSession {
                 refusal = .mismatch(tracked: false)
                 return nil
             }
-            // The walk sends the domain's own values: found by equality first, by their text otherwise.
-            guard let position = rules.domainValues[k].firstIndex(of: value)
-                ?? rules.values.text(value).flatMap({ layout.domains[k].firstIndex(of: $0) }) else {
+            // The walk sends the domain's own values: found by equality first, by their text otherwise. Only the
+            // answers the emission lists for the key (its whole domain unless it lists some) make a branch.
+            let choices = rules.addValuedChoices[position]
+            guard let index = rules.domainValues[k].firstIndex(of: value)
+                ?? rules.values.text(value).flatMap({ layout.domains[k].firstIndex(of: $0) }),
+                let choice = choices.firstIndex(of: index) else {
                 refusal = .notInDomain(k)
                 return nil
             }
-            branch = branch * layout.domains[k].count + position
+            branch = branch * choices.count + choice
         }
         let outcome = moves.outcome(state: s, emission: index, branch: branch, keys: frame.keys, values: frame.values)
         guard let row = outcome.row else {
@@ -259,12 +266,22 @@ extension FlowSession {
             return nil
         }
         if row.reset {
-            // The run ends and a new one starts at the variant's root: nothing to undo.
+            // The run ends and a new one starts at the variant's root with the keys the row keeps: nothing to undo.
             let to = machine.initial
+            var kept: [(Key, Value)] = []
+            var bits = outcome.nextKeys & ~rules.root.keys
+            while bits != 0 {
+                let k = bits.trailingZeroBitCount
+                bits &= bits - 1
+                let key = rules.keys[k]
+                // The value the app holds: what the step sent now, else what it held (unless the emission just changed it).
+                let held = sentBits & (1 << UInt64(k)) != 0 ? output(key) : (moves.touched[flat] & (1 << UInt64(k)) != 0 ? nil : storage.data[key])
+                if let value = rules.value(of: k, keys: outcome.nextKeys, values: outcome.nextValues, output: held) { kept.append((key, value)) }
+            }
             machine.reset()
-            storage.data.reset()
+            storage.data.reset(keeping: kept)
             storage.frames.removeAll(keepingCapacity: true)
-            storage.frames.append(rules.root)
+            storage.frames.append((outcome.nextKeys, outcome.nextValues))
             if storage.tracker != nil { track(.reset, from: from, event: event, to: to) }
             if storage.presenter != nil { present() }
             return Transition(from: from, on: event, to: to)
@@ -276,10 +293,10 @@ extension FlowSession {
             refusal = .machine(error)
             return nil
         }
-        let childKeys = outcome.keys & ~row.clearKeys
-        let childValues = outcome.values & ~row.clearValues
+        let childKeys = outcome.nextKeys
+        let childValues = outcome.nextValues
         storage.data.beginFrame()
-        var bits = moves.touched[flat] | row.clearKeys
+        var bits = moves.touched[flat] | row.touched
         while bits != 0 {
             let k = bits.trailingZeroBitCount
             bits &= bits - 1

@@ -83,10 +83,17 @@ public struct FlowEmission<Event: FlowName, Key: FlowName>: Sendable {
     public var when: FlowGuard<Key>?
     /// Who sends it: the user, or the system (a backend's answer, a timer).
     public var by: FlowSpec.Sender
+    /// Valued keys of ``adds`` answered with these values only (in this order), one branch per value listed.
+    public var answers: [(key: Key, values: [any FlowName])] = []
 
-    public static func emit(_ event: Event, adds: [Key] = [], clears: [Key] = [], set: KeyValuePairs<Key, any FlowName> = [:],
-                            increment: [Key] = [], when: FlowGuard<Key>? = nil, by: FlowSpec.Sender = .user) -> FlowEmission {
-        FlowEmission(event: event, adds: adds, clears: clears, set: set.map { ($0.key, $0.value) }, increment: increment, when: when, by: by)
+    /// - Parameter answers: valued keys of `adds` the system answers with only these values, one branch per value, in this order.
+    public static func emit(_ event: Event, adds: [Key] = [], answers: KeyValuePairs<Key, [any FlowName]> = [:], clears: [Key] = [],
+                            set: KeyValuePairs<Key, any FlowName> = [:], increment: [Key] = [], when: FlowGuard<Key>? = nil,
+                            by: FlowSpec.Sender = .user) -> FlowEmission {
+        var emission = FlowEmission(event: event, adds: adds, clears: clears, set: set.map { ($0.key, $0.value) }, increment: increment,
+                                    when: when, by: by)
+        emission.answers = answers.map { ($0.key, $0.value) }
+        return emission
     }
 
     /// The emission by name; `object` says whether it needs the `authflow/2` object form.
@@ -97,7 +104,8 @@ public struct FlowEmission<Event: FlowName, Key: FlowName>: Sendable {
         emission.increment = increment.map(\.flowName)
         emission.when = when?.spec
         emission.by = by
-        return (emission, !clears.isEmpty || !set.isEmpty || !increment.isEmpty || when != nil || by == .system)
+        emission.answers = answers.map { FlowSpec.KeyValues($0.key.flowName, $0.values.map(\.flowName)) }
+        return (emission, !clears.isEmpty || !set.isEmpty || !increment.isEmpty || when != nil || by == .system || !answers.isEmpty)
     }
 }
 
@@ -144,16 +152,19 @@ extension FlowDefinition {
     ///   - anyOf: each list needs at least one of its keys present.
     ///   - optional: keys the step reads when present.
     ///   - backOnly: a screen the user is meant to leave with back, as for the step without emissions.
+    ///   - entry: effects applied on every forward move into the step, after the row's (never by back; not on the initial step).
     public mutating func step(_ state: State, requires: [Key] = [], anyOf: [[Key]] = [], optional: [Key] = [],
                               emitting: [FlowEmission<Event, Key>], back: Bool = true, backOnly: Bool = false,
-                              fileID: String = #fileID, line: Int = #line) {
+                              entry: FlowEffects<Key>? = nil, fileID: String = #fileID, line: Int = #line) {
         step(state, requires: requires, emits: [:], back: back, backOnly: backOnly, fileID: fileID, line: line)
         let index = steps.count - 1
         var extra = StepExtra()
         extra.anyOf = anyOf.map { $0.map(\.flowName) }
         extra.optional = optional.map(\.flowName)
         extra.emissions = emitting.map(\.spec.emission)
-        extra.usesVersion2 = !anyOf.isEmpty || !optional.isEmpty || emitting.contains { $0.spec.object }
+        extra.entry = entry?.spec
+        extra.usesVersion2 = !anyOf.isEmpty || !optional.isEmpty || emitting.contains { $0.spec.object } || entry != nil
+        if let entry { extraKeys += entry.clears + entry.adds + entry.set.map(\.key) + entry.increment }
         stepExtras[index] = extra
         extraKeys += anyOf.flatMap { $0 } + optional
         for emission in emitting {
@@ -204,11 +215,16 @@ extension FlowDefinition {
         for (index, extra) in stepExtras {
             spec.steps[index].anyOf = extra.anyOf
             spec.steps[index].optional = extra.optional
+            spec.steps[index].entry = extra.entry
         }
         for (index, extra) in rowExtras {
             spec.transitions[index].when = extra.when
             spec.transitions[index].clears = extra.clears
             spec.transitions[index].reset = extra.reset
+            spec.transitions[index].adds = extra.adds
+            spec.transitions[index].set = extra.set
+            spec.transitions[index].increment = extra.increment
+            spec.transitions[index].keeps = extra.keeps
         }
         for index in backOnlySteps { spec.steps[index].backOnly = true }
         spec.properties = userProperties
@@ -254,6 +270,7 @@ struct StepExtra: Sendable {
     var anyOf: [[String]] = []
     var optional: [String] = []
     var emissions: [FlowSpec.Emission] = []
+    var entry: FlowSpec.Effects?
     var usesVersion2 = false
 }
 
@@ -262,4 +279,8 @@ struct RowExtra: Sendable {
     var when: FlowSpec.Guard?
     var clears: [String]
     var reset: Bool
+    var adds: [String] = []
+    var set: [FlowSpec.KeyValue] = []
+    var increment: [String] = []
+    var keeps: [String] = []
 }

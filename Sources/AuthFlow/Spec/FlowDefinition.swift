@@ -96,16 +96,26 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
     ///   - when: `authflow/2`: the row fires only when this holds on the data after the emission's
     ///     effects; rows for the same `from` and `on` are tried in declaration order, the first that holds fires.
     ///   - clears: `authflow/2`: keys cleared when the row fires.
+    ///   - adds: `authflow/2`: presence keys the row adds when it fires, after its clears (not on a reset row).
+    ///   - set: `authflow/2`: valued keys the row sets when it fires, after its adds (not on a reset row).
+    ///   - increment: `authflow/2`: counters the row increments when it fires, after its set (not on a reset row).
     ///   - reset: `authflow/2`: the row starts the flow again (`to` must be the initial state).
+    ///   - keeps: `authflow/2`, reset rows: keys whose values the new run starts with.
     ///   - fileID: where it is declared, for reports; leave the default.
     ///   - line: the line it is declared on, for reports; leave the default.
     public mutating func transition(_ from: State, on event: Event, to: State, when: FlowGuard<Key>? = nil, clears: [Key] = [],
-                                    reset: Bool = false, fileID: String = #fileID, line: Int = #line) {
+                                    adds: [Key] = [], set: KeyValuePairs<Key, any FlowName> = [:], increment: [Key] = [],
+                                    reset: Bool = false, keeps: [Key] = [], fileID: String = #fileID, line: Int = #line) {
         transitions.append(Transition(from: from, on: event, to: to))
         transitionSites.append(Self.site(fileID, line))
-        if when != nil || !clears.isEmpty || reset {
-            rowExtras[transitions.count - 1] = RowExtra(when: when?.spec, clears: clears.map(\.flowName), reset: reset)
-            extraKeys += clears + (when.map(Self.keys) ?? [])
+        if when != nil || !clears.isEmpty || reset || !adds.isEmpty || !set.isEmpty || !increment.isEmpty || !keeps.isEmpty {
+            var extra = RowExtra(when: when?.spec, clears: clears.map(\.flowName), reset: reset)
+            extra.adds = adds.map(\.flowName)
+            extra.set = set.map { FlowSpec.KeyValue($0.key.flowName, $0.value.flowName) }
+            extra.increment = increment.map(\.flowName)
+            extra.keeps = keeps.map(\.flowName)
+            rowExtras[transitions.count - 1] = extra
+            extraKeys += clears + adds + set.map(\.key) + increment + keeps + (when.map(Self.keys) ?? [])
         }
     }
 

@@ -70,7 +70,7 @@ extension FlowModel {
             list.allSatisfy { emission in
                 emission.when == nil && emission.clearKeys == 0 && emission.addValued.isEmpty && emission.setKeys.isEmpty
                     && emission.increment.isEmpty && emission.rows.count <= 1 && !emission.bySystem
-                    && emission.rows.allSatisfy { $0.when == nil && $0.clearKeys == 0 && !$0.reset }
+                    && emission.rows.allSatisfy { $0.when == nil && $0.clearKeys == 0 && !$0.reset && !$0.hasEffects }
             }
         } && builder.configKeys.isEmpty && spec.anywhere.isEmpty
             && builder.anyOf.allSatisfy(\.isEmpty) && builder.optional.allSatisfy(\.isEmpty)
@@ -116,6 +116,8 @@ struct _FlowModelBuilder {
     var fieldMasks: [UInt64] = []
     var layout: DataLayout?
     var emissions: [[FlowModel.Emission]] = []
+    /// Per state: its step's `entry` effects, compiled (empty when it has none).
+    var entries: [FlowModel.Effects] = []
     var anyOf: [[KeySet]] = []
     var optional: [KeySet] = []
     /// Per accepted transition (by its index in the spec): its index in ``rows``.

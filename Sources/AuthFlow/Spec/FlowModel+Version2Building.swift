@@ -193,7 +193,7 @@ extension _FlowModelBuilder {
         var compiled = FlowModel.Emission(event: event, bySystem: emission.by == .system, when: nil, clearKeys: 0, clearValues: 0,
                                           addKeys: 0, addValued: [], setKeys: [], setValues: [], increment: [], rows: [])
         // The common case, every /1 emission: distinct presence keys added, nothing else. No path is built.
-        if emission.when == nil, emission.clears.isEmpty, emission.set.isEmpty, emission.increment.isEmpty {
+        if emission.when == nil, emission.clears.isEmpty, emission.set.isEmpty, emission.increment.isEmpty, emission.answers.isEmpty {
             var bits: UInt64 = 0
             var plain = true
             for name in emission.adds {
@@ -234,8 +234,15 @@ extension _FlowModelBuilder {
         for (i, name) in emission.adds.enumerated() {
             guard let key = mutable(name, effectPath("adds", i)) else { continue }
             switch kinds[key.index] {
-            case .presence: compiled.addKeys |= 1 << UInt64(key.index)
-            case .valued: compiled.addValued.append(key.index)
+            case .presence:
+                compiled.addKeys |= 1 << UInt64(key.index)
+                if emission.answers.contains(where: { $0.key == name }) {
+                    fail(effectPath("adds", i).member(name).text, "'\(Self.shown(name))' is a presence key, which has no values to answer with; "
+                         + "write \"\(Self.shown(name))\", or declare it in data with \"values\"")
+                }
+            case .valued:
+                compiled.addValued.append(key.index)
+                compiled.addChoices.append(addChoices(key, name, answers: emission.answers, at: effectPath("adds", i)))
             case .counter: fail(effectPath("adds", i).text, "'\(Self.shown(name))' is a counter: increment it, or clear it to 0")
             }
         }
@@ -289,6 +296,7 @@ extension _FlowModelBuilder {
         for (i, entry) in spec.anywhere.enumerated() {
             for (j, name) in entry.adds.enumerated() { _ = key(name, at: JSONPath.root.member("anywhere").index(i).member("adds").index(j).text) }
         }
+        internEffectKeys()
         guard !keyOverflow else { return }
         let keyCount = keys.count
         let kindsUsed = Array(kinds.prefix(keyCount))
@@ -342,6 +350,7 @@ extension _FlowModelBuilder {
                                                               at: stepPath().member("emits").member(emission.event)))
             }
         }
+        compileEntries()
         compileAnywhere()
         compileRows()
     }
@@ -356,7 +365,9 @@ extension _FlowModelBuilder {
         var entryOf: [EventID: Int] = [:]
         for (i, entry) in spec.anywhere.enumerated() {
             let path = root.member("anywhere").index(i)
-            guard let to = checkState(entry.to, at: path.member("to").text, role: "anywhere target") else { continue }
+            // `stay`: each state the entry reaches goes back to itself; `to` is then unused.
+            let target = entry.stay ? nil : checkState(entry.to, at: path.member("to").text, role: "anywhere target")
+            guard entry.stay || target != nil, let templateState = target ?? initial else { continue }
             var excluded = Set<Int>()
             for (j, name) in entry.except.enumerated() {
                 if let state = checkState(name, at: path.member("except").index(j).text, role: "excepted state") { excluded.insert(state.index) }
@@ -377,7 +388,7 @@ extension _FlowModelBuilder {
             emission.increment = entry.increment
             emission.when = entry.when
             emission.by = entry.by
-            let template = compileEmission(emission, event: event, state: to, at: path)
+            let template = compileEmission(emission, event: event, state: templateState, at: path)
             var clearKeys: UInt64 = 0
             var clearValues: UInt64 = 0
             for (j, name) in entry.clears.enumerated() {
@@ -398,8 +409,13 @@ extension _FlowModelBuilder {
                 }
                 // Each state the entry reaches gets a row of its own, after the declared ones.
                 var own = template
-                own.rows = [FlowModel.GuardedRow(when: nil, to: to, clearKeys: clearKeys, clearValues: clearValues, reset: false,
-                                                 row: rows.count)]
+                let to = target ?? StateID(state)
+                var row = FlowModel.GuardedRow(when: nil, to: to, clearKeys: clearKeys, clearValues: clearValues, reset: false, row: rows.count)
+                if entries.indices.contains(to.index) {
+                    row.entry = entries[to.index]
+                    row.hasEffects = !row.entry.isEmpty
+                }
+                own.rows = [row]
                 emissions[state].append(own)
                 rows.append(FlowModel.Row(from: StateID(state), event: event, to: to))
             }
@@ -432,6 +448,7 @@ extension _FlowModelBuilder {
                 guarded.clearKeys |= 1 << UInt64(key.index)
                 guarded.clearValues |= layoutMask(key)
             }
+            compileRowEffects(row, into: &guarded, at: rowPath())
             let state = compiledRow.from.index
             if let e = emissionOf[Int64(state) << 32 | Int64(compiledRow.event.rawValue)] {
                 emissions[state][e].rows.append(guarded)

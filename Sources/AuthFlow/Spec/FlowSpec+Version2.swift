@@ -127,7 +127,10 @@ extension FlowSpec {
     /// A global row: every non-terminal state but the excepted ones emits `on` and goes to `to`.
     public struct AnywhereRow: Hashable, Sendable {
         public var on: String
+        /// Where the row goes; ignored when ``stay`` is set.
         public var to: String
+        /// Whether the row goes back to the state it leaves, in each state it reaches (instead of ``to``).
+        public var stay = false
         public var by: Sender
         public var when: Guard?
         public var except: [String]
@@ -149,6 +152,25 @@ extension FlowSpec {
             self.set = set
             self.increment = increment
             self.clears = clears
+        }
+    }
+
+    /// Effects a step applies on every forward move into it (`entry`), in the order clears, adds, set, increment.
+    public struct Effects: Hashable, Sendable {
+        /// Keys that become absent (a counter becomes 0).
+        public var clears: [String]
+        /// Presence keys that become present.
+        public var adds: [String]
+        /// Valued keys that take the given value.
+        public var set: [KeyValue]
+        /// Counters that count one more (staying at their max).
+        public var increment: [String]
+
+        public init(clears: [String] = [], adds: [String] = [], set: [KeyValue] = [], increment: [String] = []) {
+            self.clears = clears
+            self.adds = adds
+            self.set = set
+            self.increment = increment
         }
     }
 }

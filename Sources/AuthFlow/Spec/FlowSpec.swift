@@ -22,6 +22,8 @@ public struct FlowSpec: Hashable, Sendable {
         public var backOnly = false
         /// `authflow/2`, section 6: how strongly the user must have proved who they are to reach this screen.
         public var assurance: AssuranceLevel?
+        /// `authflow/2`: effects applied on every forward move into this step, after the row's (never by back).
+        public var entry: Effects?
 
         public init(_ state: String, requires: [String] = [], emits: [Emission] = [], back: Bool = true) {
             self.state = state
@@ -43,6 +45,9 @@ public struct FlowSpec: Hashable, Sendable {
         public var when: Guard?
         /// `authflow/2`: who sends it.
         public var by: Sender = .user
+        /// `authflow/2`: valued keys of ``adds`` answered with these values only (a subset of the key's
+        /// domain, in this order), one branch per listed value; a key not listed takes each value of its domain.
+        public var answers: [KeyValues] = []
         /// Whether the file wrote the emission as the list of keys it adds (every `/1` emission, the
         /// `/2` shorthand `"event": ["key"]`) rather than as an object: the JSON paths of its keys
         /// are then `emits.event[0]`, not `emits.event.adds[0]`.
@@ -57,7 +62,7 @@ public struct FlowSpec: Hashable, Sendable {
 
         public static func == (lhs: Emission, rhs: Emission) -> Bool {
             lhs.event == rhs.event && lhs.adds == rhs.adds && lhs.clears == rhs.clears && lhs.set == rhs.set
-                && lhs.increment == rhs.increment && lhs.when == rhs.when && lhs.by == rhs.by
+                && lhs.increment == rhs.increment && lhs.when == rhs.when && lhs.by == rhs.by && lhs.answers == rhs.answers
         }
 
         public func hash(into hasher: inout Hasher) {
@@ -68,6 +73,7 @@ public struct FlowSpec: Hashable, Sendable {
             hasher.combine(increment)
             hasher.combine(when)
             hasher.combine(by)
+            hasher.combine(answers)
         }
 
         /// The JSON path of the `index`th key the emission adds, under the emission's own path.
@@ -87,6 +93,13 @@ public struct FlowSpec: Hashable, Sendable {
         public var clears: [String] = []
         /// `authflow/2`: the row starts the flow again (`to` is the initial state).
         public var reset = false
+        /// `authflow/2`: the row's own effects, applied after its ``clears`` (presence keys added, values set,
+        /// counters incremented); not on a reset row.
+        public var adds: [String] = []
+        public var set: [KeyValue] = []
+        public var increment: [String] = []
+        /// `authflow/2`, reset rows: keys whose values (after the emission's effects) the new run starts with.
+        public var keeps: [String] = []
 
         public init(from: String, on: String, to: String) {
             self.from = from

@@ -16,12 +16,12 @@ package enum SpecKeys {
     /// The keys of a step in an `authflow/1` file.
     package static let step1 = ["requires", "emits", "back"]
     /// The keys of a step an `authflow/2` file may hold that an `authflow/1` file may not.
-    package static let stepAdded2 = ["optional", "backOnly", "assurance"]
+    package static let stepAdded2 = ["optional", "backOnly", "assurance", "entry"]
 
     /// The keys of a transition row in an `authflow/1` file.
     package static let transition1 = ["from", "on", "to"]
     /// The keys of a transition row an `authflow/2` file may hold that an `authflow/1` file may not.
-    package static let transitionAdded2 = ["when", "clears", "reset"]
+    package static let transitionAdded2 = ["when", "clears", "reset", "adds", "set", "increment", "keeps"]
 
     /// The keys of `passcode`.
     package static let passcode = ["maxLength", "alphabet"]
@@ -33,7 +33,9 @@ package enum SpecKeys {
     /// The keys of an emission written as an object (`authflow/2`).
     package static let emission = ["adds", "set", "clears", "increment", "when", "by"]
     /// The keys of an `anywhere` row (`authflow/2`).
-    package static let anywhere = ["on", "to", "by", "when", "except", "adds", "set", "increment", "clears"]
+    package static let anywhere = ["on", "to", "by", "when", "except", "adds", "set", "increment", "clears", "stay"]
+    /// The keys of a step's `entry` (`authflow/2`): the effects of every forward move into the step.
+    package static let entry = ["clears", "adds", "set", "increment"]
     /// The keys of a user property (`authflow/2`): an id, a description and exactly one of ``propertyKinds``.
     package static let property = ["id", "description", "always", "never", "reachable"]
     /// The keys of a user property that hold its guard; a property has exactly one.

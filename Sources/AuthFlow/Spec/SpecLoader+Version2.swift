@@ -92,16 +92,24 @@ extension _SpecReader {
     /// A `/2` emission: the `/1` list of keys, or `{adds, set, clears, increment, when, by}`.
     mutating func readEmission(_ event: String, _ node: JSONNode, at path: JSONPath) -> FlowSpec.Emission? {
         guard case .object = node.value else {
-            let adds = strings(node, at: path, what: "the data keys of event '\(SpecLimits.shown(event))'", name: "data key",
-                               maxCount: SpecLimits.maxKeysPerList) ?? []
-            var emission = FlowSpec.Emission(event, adds: adds)
+            var emission = FlowSpec.Emission(event)
+            if version >= 2 {
+                let adds = addsList(node, at: path, what: "the data keys of event '\(SpecLimits.shown(event))'")
+                emission.adds = adds?.keys ?? []
+                emission.answers = adds?.answers ?? []
+            } else {
+                emission.adds = strings(node, at: path, what: "the data keys of event '\(SpecLimits.shown(event))'", name: "data key",
+                                        maxCount: SpecLimits.maxKeysPerList) ?? []
+            }
             emission.writtenAsList = true
             return emission
         }
         guard let fields = members(node, at: path, known: SpecKeys.emission,
                                    what: "event '\(SpecLimits.shown(event))'") else { return nil }
         var emission = FlowSpec.Emission(event)
-        emission.adds = strings(fields["adds"], at: path.member("adds"), what: "adds", name: "data key", maxCount: SpecLimits.maxKeysPerList) ?? []
+        let adds = addsList(fields["adds"], at: path.member("adds"), what: "adds")
+        emission.adds = adds?.keys ?? []
+        emission.answers = adds?.answers ?? []
         emission.clears = strings(fields["clears"], at: path.member("clears"), what: "clears", name: "data key", maxCount: SpecLimits.maxKeysPerList) ?? []
         emission.increment = strings(fields["increment"], at: path.member("increment"), what: "increment", name: "data key",
                                      maxCount: SpecLimits.maxKeysPerList) ?? []
@@ -270,9 +278,15 @@ extension _SpecReader {
                                        known: SpecKeys.anywhere,
                                        what: "an anywhere row") else { continue }
             let on = string(required(fields, "on", at: rowPath, container: element), at: rowPath.member("on"), what: "on", name: "event name")
-            let to = string(required(fields, "to", at: rowPath, container: element), at: rowPath.member("to"), what: "to", name: "state name")
+            let stay = fields["stay"].map { readStay($0, at: rowPath.member("stay")) } ?? false
+            if stay, let to = fields["to"] {
+                fail(rowPath.member("to"), to, "an anywhere entry with \"stay\": true goes back to the state it leaves; remove \"to\" (or remove \"stay\")")
+                continue
+            }
+            let to = stay ? "" : string(required(fields, "to", at: rowPath, container: element), at: rowPath.member("to"), what: "to", name: "state name")
             guard let on, let to else { continue }
             var row = FlowSpec.AnywhereRow(on: on, to: to)
+            row.stay = stay
             if let by = fields["by"] { row.by = sender(by, at: rowPath.member("by")) ?? .user }
             row.when = fields["when"].flatMap { guardSpec($0, at: rowPath.member("when")) }
             row.except = strings(fields["except"], at: rowPath.member("except"), what: "except", name: "state name") ?? []
@@ -328,6 +342,7 @@ extension _SpecReader {
                 fail(rowPath.member("reset"), reset, "reset must be true or false, found \(reset.value.typeName)")
             }
         }
+        readRowEffects(fields, at: rowPath, into: &row)
     }
 }
 

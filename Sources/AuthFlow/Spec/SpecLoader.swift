@@ -296,6 +296,9 @@ struct _SpecReader {
             if let assurance = fields["assurance"], version2("assurance", at: stepPath.member("assurance"), assurance) {
                 step.assurance = readAssurance(assurance, at: stepPath.member("assurance"))
             }
+            if let entry = fields["entry"], version2("entry", at: stepPath.member("entry"), entry) {
+                step.entry = readEntry(entry, at: stepPath.member("entry"))
+            }
             if let emits = fields["emits"] {
                 let emitsPath = stepPath.member("emits")
                 if case let .object(events) = emits.value {

@@ -199,17 +199,11 @@ struct PairSearch {
     mutating func moveIDs(_ model: FlowModel, state: Int) -> [[Int32]] {
         model.emissions[state].map { emission in
             (0..<emission.branchCount(model.layout)).map { branch in
-                var chosen: [FlowSpec.KeyValue] = []
-                var rest = branch
-                for key in emission.addValued.reversed() {
-                    guard case let .valued(count) = model.layout.kinds[key], count > 0 else { continue }
-                    let value = rest % count
-                    rest /= count
-                    let text = model.secrets.contains(KeyID(key)) ? FlowReport.redacted
-                        : (value < model.layout.domains[key].count ? model.layout.domains[key][value] : "?")
-                    chosen.append(FlowSpec.KeyValue(model.keys[key], text))
+                // The branch's answers, by the semantics' own decoding (the first added key varying slowest).
+                let chosen = zip(emission.addValued, emission.branchValues(branch)).map { key, value in
+                    FlowSpec.KeyValue(model.keys[key], model.secrets.contains(KeyID(key)) ? FlowReport.redacted
+                                      : (value < model.layout.domains[key].count ? model.layout.domains[key][value] : "?"))
                 }
-                chosen.reverse()
                 let event = model.events[emission.event.index]
                 let signature = ([event] + chosen.flatMap { [$0.key, $0.value] }).joined(separator: "\u{0}")
                 if let known = moveIndex[signature] { return known }
@@ -279,9 +273,16 @@ struct PairSearch {
     /// Compares one move both versions take from pair `at`; false when a limit stops the search.
     mutating func compare(_ a: FlowModel.Outcome, _ b: FlowModel.Outcome, at: Int, move: Int32) -> Bool {
         switch (a, b) {
-        case (.reset, .reset):
-            // Both start again at the paired root, already compared.
-            return true
+        case let (.reset(keys, values), .reset(keysNew, valuesNew)):
+            // Both start again: at the paired root, already compared, unless a row keeps keys.
+            let o = Frame(state: old.initial.rawValue, keys: keys, values: values)
+            let n = Frame(state: new.initial.rawValue, keys: keysNew, values: valuesNew)
+            if keys & ~oldConfig == 0 && keysNew & ~newConfig == 0 { return true }
+            if !dataAgrees(o, n) {
+                record(.differentData, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
+            } else {
+                return visit(Pair(old: o, new: n, canPop: false), from: at, move: move, variant: variant[at])
+            }
         case let (.push(to, keys, values), .push(toNew, keysNew, valuesNew)):
             let o = Frame(state: to.rawValue, keys: keys, values: values)
             let n = Frame(state: toNew.rawValue, keys: keysNew, values: valuesNew)
@@ -387,9 +388,9 @@ struct PairSearch {
         switch outcome {
         case let .push(to, keys, values):
             return .moves(state: model.states[to.index], data: Self.data(model, keys: keys & ~config, values: values))
-        case .reset:
-            // The root holds the config values alone, which a report leaves out (the variant names them).
-            return .resets(state: model.states[model.initial.index], data: Self.data(model, keys: 0, values: 0))
+        case let .reset(keys, values):
+            // The root holds the config values, which a report leaves out (the variant names them), and the keys the row keeps.
+            return .resets(state: model.states[model.initial.index], data: Self.data(model, keys: keys & ~config, values: values))
         case .illegal:
             return .notOffered
         }

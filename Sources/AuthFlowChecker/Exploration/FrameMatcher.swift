@@ -103,6 +103,9 @@ final class FrameMatcher<Driver: FlowDriver> {
                 } else if table.valuedBits & bit != 0 || number != expected[k] {
                     return false
                 }
+            case let .string(text)? where table.valuedBits & bit == 0:
+                // A presence key an effect added: the runtime holds the text the model shows for it.
+                guard expected[k] == FrameTable.addedByEffect, text == FrameTable.presentText else { return false }
             case let .string(text)?:
                 guard table.valuedBits & bit != 0, let position = table.position(k, in: values), text == table.texts[position] else { return false }
             default:
@@ -121,7 +124,9 @@ final class FrameMatcher<Driver: FlowDriver> {
             while rest != 0 {
                 let k = rest.trailingZeroBitCount
                 rest &= rest &- 1
-                guard session.dataHolds(.int(expected[k]), for: KeyID(Int32(k))) else { return false }
+                let token = expected[k]
+                let value: FlowValue = token == FrameTable.addedByEffect ? .string(FrameTable.presentText) : .int(token)
+                guard session.dataHolds(value, for: KeyID(Int32(k))) else { return false }
             }
             return true
         }
@@ -135,7 +140,8 @@ final class FrameMatcher<Driver: FlowDriver> {
                 guard let position = table.position(k, in: values), session.dataHolds(table.textValues[position], for: key) else { return false }
             } else {
                 let number = table.counterBits & bit != 0 ? table.field(k, in: values) : expected[k]
-                guard session.dataHolds(.int(number), for: key) else { return false }
+                let value: FlowValue = number == FrameTable.addedByEffect && table.counterBits & bit == 0 ? .string(FrameTable.presentText) : .int(number)
+                guard session.dataHolds(value, for: key) else { return false }
             }
         }
         return true

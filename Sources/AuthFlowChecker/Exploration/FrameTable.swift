@@ -67,6 +67,11 @@ struct FrameTable {
         var adds: UInt64
         /// The data's values after the emission's effects: the branch's value of each valued key sent.
         var values: UInt64
+        /// The presence keys the fired row's own effects or its target's entry add and the step did not send:
+        /// the runtime holds ``FrameTable/presentText`` for each.
+        var effectAdds: UInt64 = 0
+        /// A reset: the configuration the new run starts at (the variant's root, or the one its row's keeps make); else -1.
+        var landing: Int32 = -1
     }
 
     /// What the walk checks for one emission of a configuration's step.
@@ -97,6 +102,9 @@ struct FrameTable {
 
     static let illegal: Int32 = -1
     static let reset: Int32 = -2
+    /// The expected token of a presence key an effect added (no step sent it): the runtime holds ``presentText``.
+    static let addedByEffect = -2
+    static let presentText = "present"
 
     private(set) var entries: [Entry] = []
     private(set) var moves: [Move] = []
@@ -222,12 +230,16 @@ struct FrameTable {
                 case let .push(target, keys, values):
                     check.enabled = true
                     move.target = intern(Configuration(state: target.rawValue, keys: keys, values: values))
+                    if let row = model.emissions[state][emission].rows.first(where: { $0.row == successor.row }), row.hasEffects {
+                        move.effectAdds = (row.effects.addKeys | row.entry.addKeys) & ~adds & keys
+                    }
                     let earlier = moves[moveStart...].contains { $0.target == move.target }
                     move.walked = !earlier
-                case .reset:
+                case let .reset(keys, values):
                     check.enabled = true
                     check.resets = true
                     move.target = Self.reset
+                    move.landing = intern(Configuration(state: model.initial.rawValue, keys: keys, values: values))
                 case .illegal:
                     check.refused = true
                 }

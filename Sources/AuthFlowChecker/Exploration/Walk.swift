@@ -251,6 +251,13 @@ struct Walk<Driver: FlowDriver> {
             log.append(ExpectedChange(key: Int32(k), previous: expected[k]))
             expected[k] = RuntimeExplorer.token(height: height, event: EventID(move.event), key: KeyID(Int32(k)))
         }
+        var effectAdded = move.effectAdds
+        while effectAdded != 0 {
+            let k = effectAdded.trailingZeroBitCount
+            effectAdded &= effectAdded - 1
+            log.append(ExpectedChange(key: Int32(k), previous: expected[k]))
+            expected[k] = FrameTable.addedByEffect
+        }
         var target = move.target
         let via = Int32(m) - table.entries[Int(nodes[top].config)].moveStart
         if table.entries[Int(target)].moveStart < 0 {
@@ -334,6 +341,7 @@ struct Walk<Driver: FlowDriver> {
         let layout = model.layout
         if layout.isCounter(k) { return .int(layout.field(k, in: entry.values)) }
         if layout.isValued(k) { return .string(layout.domains[k][layout.field(k, in: entry.values)]) }
+        if expected[k] == FrameTable.addedByEffect { return .string(FrameTable.presentText) }
         return .int(expected[k])
     }
 
@@ -419,7 +427,7 @@ struct Walk<Driver: FlowDriver> {
                     }
                 }
             }
-            // A reset must land on the variant's root with nothing to undo.
+            // A reset must land on the variant's root (with the keys its row keeps) with nothing to undo.
             guard driveResets && check.resets else { continue }
             for m in Int(check.first)..<Int(check.end) where table.moves[m].target == FrameTable.reset {
                 guard send(move: m, height: nodes.count + 1) else {
@@ -430,7 +438,8 @@ struct Walk<Driver: FlowDriver> {
                     resync()
                     return
                 }
-                let root = table.entries[Int(nodes[0].config)]
+                let landing = table.moves[m].landing
+                let root = table.entries[Int(landing >= 0 ? landing : nodes[0].config)]
                 let atRoot = driver.state == model.initial && (!readsInternals || driver.height == 1) && driver.dataCount == root.data.nonzeroBitCount
                     && matcher.matchesData(values: root.values, bits: root.data)
                 if !atRoot {

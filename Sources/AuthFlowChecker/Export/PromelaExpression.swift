@@ -103,18 +103,34 @@ struct PromelaData {
         }
     }
 
+    /// After effects that never branch (a row's own, a step's `entry`): clears, adds, set, increment.
+    func applying(_ effects: FlowModel.Effects, layout: DataLayout) -> PromelaData {
+        var data = self
+        data.clear(keys: effects.clearKeys, values: effects.clearValues, layout: layout)
+        for k in layout.kinds.indices where effects.addKeys & (1 << UInt64(k)) != 0 { data.presence[k] = true }
+        for (key, value) in zip(effects.setKeys, effects.setValues) {
+            data.presence[key] = true
+            data.fields[key] = .constant(value)
+        }
+        for key in effects.increment {
+            guard case let .counter(max) = layout.kinds[key] else { continue }
+            switch data.field(key) {
+            case let .constant(value): data.fields[key] = .constant(Swift.min(max, value + 1))
+            case let .frame(plus): data.fields[key] = .frame(plus: plus + 1)
+            }
+        }
+        return data
+    }
+
     /// After `emission`'s effects for `branch`: clears, adds (the branch's values), set, increment.
     func applying(_ emission: FlowModel.Emission, branch: Int, layout: DataLayout) -> PromelaData {
         var data = self
         data.clear(keys: emission.clearKeys, values: emission.clearValues, layout: layout)
         for k in layout.kinds.indices where emission.addKeys & (1 << UInt64(k)) != 0 { data.presence[k] = true }
-        var rest = branch
-        // The first added key varies slowest, as the semantics decodes it.
-        for key in emission.addValued.reversed() {
-            guard case let .valued(count) = layout.kinds[key] else { continue }
+        // The branch's answers, decoded by the semantics (the first added key varies slowest).
+        for (key, value) in zip(emission.addValued, emission.branchValues(branch)) {
             data.presence[key] = true
-            data.fields[key] = .constant(rest % count)
-            rest /= count
+            data.fields[key] = .constant(value)
         }
         for (key, value) in zip(emission.setKeys, emission.setValues) {
             data.presence[key] = true

@@ -288,9 +288,12 @@ struct PromelaWriter {
 
     /// What firing `row` does: push its frame (or rewrite the one frame) and check it, or go back to the variant's root.
     private mutating func rowBody(_ row: FlowModel.GuardedRow, data: PromelaData) -> [String] {
-        if row.reset { return resetStatements() }
+        if row.reset { return keptKeys(row) == 0 ? resetStatements() : resetStatements(keeping: row, data: data) }
         var after = data
         after.clear(keys: row.clearKeys, values: row.clearValues, layout: model.layout)
+        if row.hasEffects {
+            after = after.applying(row.effects, layout: model.layout).applying(row.entry, layout: model.layout)
+        }
         let target = row.to.index
         if depth != nil {
             let destination = Frame(slot: "sp")
@@ -349,6 +352,27 @@ struct PromelaWriter {
         }
         for k in valueKeys where !model.layout.isConfig[k] { out.append("v\(k) = 0") }
         return out
+    }
+
+    /// The keys beside the config that reset `row` carries into the new run (its `keeps`, less its clears).
+    private func keptKeys(_ row: FlowModel.GuardedRow) -> UInt64 {
+        var config: UInt64 = 0
+        for (k, isConfig) in model.layout.isConfig.enumerated() where isConfig { config |= 1 << UInt64(k) }
+        return row.keepKeys & ~config
+    }
+
+    /// A reset row that keeps keys: the new run's root holds the config and the kept keys as the emission's effects
+    /// left them (`data`), everything else dropped; it is checked as any frame entered.
+    private mutating func resetStatements(keeping row: FlowModel.GuardedRow, data: PromelaData) -> [String] {
+        var after = data
+        let all: UInt64 = model.keys.count >= 64 ? ~0 : (1 << UInt64(model.keys.count)) - 1
+        after.clear(keys: all & ~row.keepKeys, values: ~row.keepValues, layout: model.layout)
+        let initial = model.initial.index
+        if depth != nil {
+            let root = Frame(slot: "0")
+            return writes(initial, data: after, from: Frame(slot: "sp"), to: root) + ["restart()"] + checks(entering: initial, frame: root)
+        }
+        return writes(initial, data: after, from: top, to: top) + checks(entering: initial, frame: top)
     }
 
     /// `restart()`: every slot above the root zeroed, one by one (SPIN cannot compile a loop that breaks inside a `d_step` here).

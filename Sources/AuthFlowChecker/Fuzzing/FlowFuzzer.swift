@@ -124,7 +124,9 @@ public struct FlowFuzzer {
                     let emission = emissions[chosen]
                     action = .event(model.events[emission.event.index], values: emission.outputKeys(keyCount: model.keys.count).map { key in
                         let domain = model.layout.domains[key]
-                        return domain.isEmpty ? Self.randomValue(for: model.keys[key], using: &rng) : domain[Int(rng.draw(below: UInt64(domain.count)))]
+                        // Only the answers the emission lists for the key (its whole domain unless it lists some).
+                        let choices = emission.addValued.firstIndex(of: key).map { emission.addChoices[$0] } ?? Array(domain.indices)
+                        return choices.isEmpty ? Self.randomValue(for: model.keys[key], using: &rng) : domain[choices[Int(rng.draw(below: UInt64(choices.count)))]]
                     })
                     coverage.tried(state: state, event: Int(emission.event.rawValue))
                 }

@@ -29,12 +29,10 @@ extension Lockstep {
         }
         let accepted = driver.send(event) { key in .string(sent[key.index] ?? "") }
         // What the spec does with it: not offered now, a value outside a domain, no row, a reset or a push.
-        var branch = 0
-        var inDomain = true
-        for key in emission.addValued {
-            guard let position = layout.domains[key].firstIndex(of: sent[key] ?? "") else { inDomain = false; break }
-            branch = branch * layout.domains[key].count + position
-        }
+        // The branch the values name (only the answers the emission lists for a key make one).
+        let indices = emission.addValued.map { key in layout.domains[key].firstIndex(of: sent[key] ?? "") ?? -1 }
+        let branch = emission.branch(values: indices) ?? 0
+        let inDomain = emission.branch(values: indices) != nil
         let from = top
         guard inDomain, model.offers(emission, state: state, keys: from.keys, values: from.packed) else {
             steps.append(pathStep(event: name))
@@ -42,18 +40,28 @@ extension Lockstep {
         }
         // The model's move for the branch the values name: the one semantics decides where it leads.
         let target: StateID
-        switch model.move(state: state, emission: index, branch: branch, keys: from.keys, values: from.packed).outcome {
+        let move = model.move(state: state, emission: index, branch: branch, keys: from.keys, values: from.packed)
+        switch move.outcome {
         case .illegal:
             steps.append(pathStep(event: name))
             return (true, refusal(of: name, accepted: accepted))
-        case .reset:
-            let root = model.roots[variant]
-            frames = [Frame(state: model.initial.rawValue, keys: root.keys, values: [:], event: nil, packed: root.values)]
-            expected = [:]
+        case let .reset(rootKeys, rootValues):
+            // The variant's root, with the presence keys the row keeps holding what the app held (or sent now).
+            var kept: [Int: String] = [:]
+            for key in model.keys.indices where rootKeys & (1 << UInt64(key)) != 0 && !layout.isConfig[key] && !layout.isValued(key) {
+                if let value = keys.contains(key) ? sent[key] : expected[key] { kept[key] = value }
+            }
+            frames = [Frame(state: model.initial.rawValue, keys: rootKeys, values: kept, event: nil, packed: rootValues)]
+            expected = kept
             target = model.initial
         case let .push(to, childKeys, childValues):
             var set: [Int: String] = [:]
             for key in keys where !layout.isValued(key) { set[key] = sent[key] }
+            // A presence key the row's own effects or the target's entry add, not sent: the runtime holds the text the model shows.
+            if let row = emission.rows.first(where: { $0.row == move.row }), row.hasEffects {
+                let added = (row.effects.addKeys | row.entry.addKeys) & childKeys
+                for key in model.keys.indices where added & (1 << UInt64(key)) != 0 && set[key] == nil { set[key] = FrameTable.presentText }
+            }
             frames.append(Frame(state: to.rawValue, keys: childKeys, values: set, event: name, packed: childValues))
             for (key, value) in set { expected[key] = value }
             target = to

@@ -66,6 +66,14 @@ extension ConfigurationGraph {
                     add(&counts.total, count)
                 }
             }
+            // A reset that keeps keys starts a one-frame history of its own, first reached after this many moves.
+            for landing in resetLandings where Int(landing.depth) == height {
+                let child = Int(landing.configuration)
+                if next[child] == 0 { nextLevel.append(Int32(child)) }
+                add(&next[child], 1)
+                add(&counts.perState[Int(configurations[child].state)], 1)
+                add(&counts.total, 1)
+            }
             for parent in level { ways[Int(parent)] = 0 }
             swap(&ways, &next)
             level = nextLevel

@@ -57,6 +57,9 @@ package struct ConfigurationGraph: Sendable {
     package let stoppedBy: StopReason?
     /// Each configuration's index.
     let index: [Configuration: Int32]
+    /// The configurations a reset lands on that are not a variant's root (its row keeps keys), each with the fewest
+    /// forward moves that reach it: a one-frame stack of its own, which ``countStacks(depth:timeout:start:progress:)`` counts.
+    let resetLandings: [(configuration: Int32, depth: Int32)]
 
     /// Searches `model`'s configuration graph breadth-first within `limits`.
     ///
@@ -87,11 +90,16 @@ package struct ConfigurationGraph: Sendable {
         var firstOfState = [Int32](repeating: -1, count: stateCount)
         var firstUnmet = [Int32](repeating: -1, count: stateCount)
         var stoppedBy: StopReason?
+        // Per configuration: the fewest moves from a root (pushes and resets alike), read for the reset landings only.
+        var distance: [Int32] = []
+        var resetLandings: [(configuration: Int32, depth: Int32)] = []
+        var landed = Set<Int32>()
 
         func discover(_ configuration: Configuration, from parentIndex: Int32, event: Int32) -> Int32 {
             let position = Int32(configurations.count)
             index[configuration] = position
             configurations.append(configuration)
+            distance.append(parentIndex < 0 ? 0 : distance[Int(parentIndex)] + 1)
             parent.append(parentIndex)
             via.append(event)
             let state = Int(configuration.state)
@@ -150,9 +158,27 @@ package struct ConfigurationGraph: Sendable {
             } else {
                 model.successors(state: Int(configuration.state), keys: configuration.keys, values: configuration.values, into: &successors)
                 for successor in successors {
-                    // A reset lands on a root, already found; an illegal move pushes nothing.
-                    guard case let .push(target, keys, values) = successor.outcome else { continue }
-                    if !visit(target, keys, values, event: successor.event, row: Int32(successor.row)) { break search }
+                    switch successor.outcome {
+                    case let .push(target, keys, values):
+                        if !visit(target, keys, values, event: successor.event, row: Int32(successor.row)) { break search }
+                    case let .reset(keys, values):
+                        // A reset lands on a root, already found, unless its row keeps keys: then on a configuration that
+                        // starts a history of its own. Found here (a path to it shows the reset), it has no edge: nothing is pushed.
+                        let landing = Configuration(state: model.initial.rawValue, keys: keys, values: values)
+                        var position = index[landing]
+                        if position == nil {
+                            if configurations.count >= limits.maxConfigurations {
+                                stoppedBy = .maxConfigurations(limits.maxConfigurations)
+                                break search
+                            }
+                            position = discover(landing, from: Int32(head), event: successor.event.rawValue)
+                        }
+                        if let position, parent[Int(position)] >= 0, landed.insert(position).inserted {
+                            resetLandings.append((position, distance[head] + 1))
+                        }
+                    case .illegal:
+                        continue
+                    }
                 }
             }
             head += 1
@@ -183,6 +209,7 @@ package struct ConfigurationGraph: Sendable {
         self.firstUnmet = firstUnmet
         self.stoppedBy = stoppedBy
         self.index = index
+        self.resetLandings = resetLandings
     }
 
     /// The number of configurations found.

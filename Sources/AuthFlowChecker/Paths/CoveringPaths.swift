@@ -107,15 +107,15 @@ public struct CoveringPaths: Sendable {
                 switch successor.outcome {
                 case let .push(target, keys, values):
                     child = graph.index[Configuration(state: target.rawValue, keys: keys, values: values)]
-                case .reset:
-                    child = graph.rootIndex(configuration)
+                case let .reset(keys, values):
+                    child = graph.index[Configuration(state: model.initial.rawValue, keys: keys, values: values)]
                 case .illegal:
                     child = nil
                 }
                 if let child {
                     moves[i].append(Move(event: successor.event.rawValue, child: child, row: Int32(successor.row),
                                          emission: Int32(successor.emission), effectValues: successor.effectValues,
-                                         resets: successor.outcome == .reset))
+                                         resets: successor.outcome.isReset))
                 }
             }
         }

@@ -151,11 +151,7 @@ package enum FlowTrail {
         var chosen: [[String: String]] = []
         /// Where `successor` leads, or nil for an illegal move.
         func landing(_ successor: FlowModel.Successor) -> (state: Int, keys: UInt64, values: UInt64)? {
-            switch successor.outcome {
-            case let .push(to, keys, values): return (to.index, keys, values)
-            case .reset: return (model.initial.index, root.keys, root.values)
-            case .illegal: return nil
-            }
+            successor.outcome.landing(initial: model.initial).map { ($0.state.index, $0.keys, $0.values) }
         }
         /// Whether the frame `to` is the one `step` shows: its state, and each valued key's and counter's value it shows.
         func shows(_ step: PathStep, _ to: (state: Int, keys: UInt64, values: UInt64)) -> Bool {

@@ -92,7 +92,8 @@ struct ShrinkGuide {
             guard !model.layout.presenceOnly else { return .event(name, values: nil) }   // no values to choose
             model.successors(state: Int(from.state), keys: from.keys, values: from.values, into: &successors)
             guard let taken = successors.first(where: {
-                $0.event.index == Int(graph.via[Int(child)]) && $0.outcome == .push(StateID(to.state), keys: to.keys, values: to.values)
+                $0.event.index == Int(graph.via[Int(child)])
+                    && $0.outcome.landing(initial: model.initial).map { $0 == (StateID(to.state), to.keys, to.values) } == true
             }) else { return .event(name, values: nil) }
             let emission = model.emissions[Int(from.state)][taken.emission]
             guard !emission.addValued.isEmpty else { return .event(name, values: nil) }

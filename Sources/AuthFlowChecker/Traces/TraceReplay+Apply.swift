@@ -243,9 +243,9 @@ extension TraceReplay {
         case let .push(frame, row):
             countTaken(row, from: top.state)
             push(slot, TraceFrame(state: frame.state, known: known, keys: frame.keys, values: frame.values, recorded: recorded), line: line)
-        case let .reset(row):
+        case let .reset(row, keys, values):
             countTaken(row, from: top.state)
-            restart(slot)
+            restart(slot, keeping: (keys, values))
         case let .refused(reason):
             illegal(slot, line: line, state: top.state, reason)
             follow(slot, top: top, recorded: recorded, known: known, line: line)
@@ -352,7 +352,10 @@ extension TraceReplay {
         if record.event >= 0, sessions.slots[slot].checked, top.state >= 0, !isStatic {
             switch dynamicMove(slot, top, resetOnly: true) {
             case let .refused(reason): illegal(slot, line: line, state: top.state, reason)
-            case let .reset(row): countTaken(row, from: top.state)
+            case let .reset(row, keys, values):
+                countTaken(row, from: top.state)
+                restart(slot, keeping: (keys, values))
+                return
             case .push: break
             }
         } else if record.to >= 0 && record.to != initial {
@@ -362,9 +365,11 @@ extension TraceReplay {
         restart(slot)
     }
 
-    /// Returns the session to its root, in its lowest candidate variant.
-    mutating func restart(_ slot: Int) {
-        let root = rootFrame(representative(slot))
+    /// Returns the session to its root, in its lowest candidate variant, holding the data a reset row keeps.
+    mutating func restart(_ slot: Int, keeping kept: (keys: UInt64, values: UInt64) = (0, 0)) {
+        var root = rootFrame(representative(slot))
+        root.keys |= kept.keys
+        root.values |= kept.values
         sessions.slots[slot].frames.removeAll(keepingCapacity: true)
         sessions.slots[slot].frames.append(root)
         sessions.slots[slot].rooted = true

@@ -5,7 +5,8 @@ extension TraceReplay {
     /// Where a recorded transition leads by the semantics, or why the semantics does not take it.
     enum DynamicMove {
         case push(TraceFrame, row: Int)
-        case reset(row: Int)
+        /// A reset row; `keys` and `values` are what the new run starts with beside the config (the keys it keeps).
+        case reset(row: Int, keys: UInt64, values: UInt64)
         case refused(String)
     }
 
@@ -40,8 +41,8 @@ extension TraceReplay {
                     continue
                 case let .push(frame, _):
                     landing = (frame.state, frame.keys & ~configKeys, frame.values & ~configValues)
-                case .reset:
-                    landing = (-2, 0, 0)
+                case let .reset(_, keys, values):
+                    landing = (-2, keys, values)
                 }
                 if let known = chosenLanding {
                     // A variant that lands elsewhere is dropped: the first that explains the record leads.
@@ -96,7 +97,10 @@ extension TraceReplay {
             if case let .push(target, k, v) = successor.outcome {
                 return (.push(TraceFrame(state: target.rawValue, known: true, keys: k, values: v, recorded: 0), row: successor.row), assumed)
             }
-            return (.reset(row: successor.row), assumed)
+            if case let .reset(k, v) = successor.outcome {
+                return (.reset(row: successor.row, keys: k & ~configKeys, values: v & ~configValues), assumed)
+            }
+            return (.reset(row: successor.row, keys: 0, values: 0), assumed)
         }
         return (.refused(refusal(state, sawEvent: sawEvent, sawTarget: sawTarget)), false)
     }

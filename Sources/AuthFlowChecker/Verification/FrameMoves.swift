@@ -69,9 +69,14 @@ struct FrameMoves {
                     } else {
                         open.append(Int32(i))
                     }
-                case .reset:
+                case let .reset(keys, values):
                     canMove[i] = true
-                    if let root = graph.rootIndex(configuration) { reverse[Int(root)].append(Int32(i)) }
+                    // The new run's root: the variant's, or the configuration the row's keeps make (the search found both).
+                    if let root = graph.index[Configuration(state: model.initial.rawValue, keys: keys, values: values)] {
+                        reverse[Int(root)].append(Int32(i))
+                    } else {
+                        open.append(Int32(i))
+                    }
                 }
             }
         }

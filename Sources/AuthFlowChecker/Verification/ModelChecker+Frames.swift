@@ -83,7 +83,15 @@ extension ModelChecker {
                 produced.formUnion(emission.setKeys)
                 produced.formUnion(emission.increment)
                 if let when = emission.when { used.formUnion(when.keys) }
-                for row in emission.rows { if let when = row.when { used.formUnion(when.keys) } }
+                for row in emission.rows {
+                    if let when = row.when { used.formUnion(when.keys) }
+                    // A row's own effects and its target's entry produce data too.
+                    for effects in [row.effects, row.entry] {
+                        for k in model.keys.indices where effects.addKeys & (1 << UInt64(k)) != 0 { produced.insert(k) }
+                        produced.formUnion(effects.setKeys)
+                        produced.formUnion(effects.increment)
+                    }
+                }
             }
         }
         for property in model.properties { used.formUnion(property.condition.keys) }
