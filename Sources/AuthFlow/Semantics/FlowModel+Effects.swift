@@ -35,19 +35,30 @@ extension FlowModel {
         /// - Complexity: O(keys it sets or increments).
         @inline(__always)
         package func applying(keys: UInt64, values: UInt64, layout: DataLayout) -> (keys: UInt64, values: UInt64) {
-            var keys = (keys & ~clearKeys) | addKeys
-            var values = values & ~clearValues
-            for i in 0..<Swift.min(setKeys.count, setValues.count) {
-                keys |= 1 << UInt64(setKeys[i])
-                values = layout.setting(setKeys[i], to: setValues[i], in: values)
-            }
-            for i in 0..<increment.count {
-                let key = increment[i]
-                guard case let .counter(max) = layout.kinds[key] else { continue }
-                values = layout.setting(key, to: Swift.min(max, layout.field(key, in: values) + 1), in: values)
-            }
-            return (keys, values)
+            FlowModel.setAndIncrement(setKeys, to: setValues, increment: increment,
+                                      keys: (keys & ~clearKeys) | addKeys, values: values & ~clearValues, layout: layout)
         }
+    }
+
+    /// The last two effects of every kind of effects, in their order: `set` (each key present with its value
+    /// index), then `increment` (each counter one more, staying at its maximum). An emission, a row and an
+    /// entry all end with these, so they are applied here only.
+    /// - Complexity: O(keys set or incremented).
+    @inline(__always)
+    package static func setAndIncrement(_ setKeys: [Int], to setValues: [Int], increment: [Int], keys: UInt64, values: UInt64,
+                                        layout: DataLayout) -> (keys: UInt64, values: UInt64) {
+        var keys = keys, values = values
+        // Lists are read by index: an iterator would retain each list once per move.
+        for i in 0..<Swift.min(setKeys.count, setValues.count) {
+            keys |= 1 << UInt64(setKeys[i])
+            values = layout.setting(setKeys[i], to: setValues[i], in: values)
+        }
+        for i in 0..<increment.count {
+            let key = increment[i]
+            guard case let .counter(max) = layout.kinds[key] else { continue }
+            values = layout.setting(key, to: Swift.min(max, layout.field(key, in: values) + 1), in: values)
+        }
+        return (keys, values)
     }
 }
 

@@ -83,16 +83,7 @@ extension FlowModel {
                 values = layout.setting(key, to: addChoices[i][rest % count], in: values)
                 rest /= count
             }
-            for i in 0..<Swift.min(setKeys.count, setValues.count) {
-                keys |= 1 << UInt64(setKeys[i])
-                values = layout.setting(setKeys[i], to: setValues[i], in: values)
-            }
-            for i in 0..<increment.count {
-                let key = increment[i]
-                guard case let .counter(max) = layout.kinds[key] else { continue }
-                values = layout.setting(key, to: Swift.min(max, layout.field(key, in: values) + 1), in: values)
-            }
-            return (keys, values)
+            return FlowModel.setAndIncrement(setKeys, to: setValues, increment: increment, keys: keys, values: values, layout: layout)
         }
 
         /// How many branches its effects have.
