@@ -13,28 +13,11 @@ extension _FlowModelBuilder {
     mutating func compileEffects(clears: [String], adds: [String], set: [FlowSpec.KeyValue], increment: [String],
                                  at path: JSONPath, named: [String] = [], owner: String) -> FlowModel.Effects {
         var effects = FlowModel.Effects()
-        var seen = Set(named)
-        func once(_ name: String, _ at: JSONPath) -> Bool {
-            if seen.insert(name).inserted { return true }
-            fail(at.text, "'\(Self.shown(name))' is named twice in \(owner); name each key once across clears, adds, set and increment")
-            return false
-        }
-        func mutable(_ name: String, _ at: JSONPath) -> KeyID? {
-            guard let key = knownKey(name, at: at), once(name, at) else { return nil }
-            if configKeys.contains(key) {
-                fail(at.text, "'\(Self.shown(name))' is a config key, fixed when the flow starts; no step may change it")
-                return nil
-            }
-            return key
-        }
-        for (i, name) in clears.enumerated() {
-            guard let key = mutable(name, path.member("clears").index(i)) else { continue }
-            effects.clearKeys |= 1 << UInt64(key.index)
-            effects.clearValues |= layoutMask(key)
-        }
+        var names = EffectNames(seen: Set(named), owner: owner + "; name each key once across clears, adds, set and increment")
+        (effects.clearKeys, effects.clearValues) = compileClears(clears, at: { path.member("clears").index($0) }, &names)
         for (i, name) in adds.enumerated() {
             let at = path.member("adds").index(i)
-            guard let key = mutable(name, at) else { continue }
+            guard let key = mutableKey(name, at: at, &names) else { continue }
             switch kinds[key.index] {
             case .presence: effects.addKeys |= 1 << UInt64(key.index)
             case .valued:
@@ -43,27 +26,70 @@ extension _FlowModelBuilder {
             case .counter: fail(at.text, "'\(Self.shown(name))' is a counter: increment it, or clear it to 0")
             }
         }
+        (effects.setKeys, effects.setValues) = compileSet(set, under: path, &names)
+        effects.increment = compileIncrement(increment, under: path, &names)
+        return effects
+    }
+
+    /// `name` as a key effects may change: known, named once across the effects, not a config key; `nil` after failing.
+    mutating func mutableKey(_ name: String, at path: JSONPath, _ names: inout EffectNames) -> KeyID? {
+        guard let key = knownKey(name, at: path), namedOnce(name, at: path, &names) else { return nil }
+        if configKeys.contains(key) {
+            fail(path.text, "'\(Self.shown(name))' is a config key, fixed when the flow starts; no step may change it")
+            return nil
+        }
+        return key
+    }
+
+    /// Whether `name` is named here for the first time across the effects; fails at `path` when not.
+    mutating func namedOnce(_ name: String, at path: JSONPath, _ names: inout EffectNames) -> Bool {
+        if names.seen.insert(name).inserted { return true }
+        fail(path.text, "'\(Self.shown(name))' is named twice in \(names.owner)")
+        return false
+    }
+
+    /// The presence bits and value fields `clears` names (the `i`-th at `pathOf(i)`).
+    mutating func compileClears(_ clears: [String], at pathOf: (Int) -> JSONPath, _ names: inout EffectNames)
+        -> (keys: UInt64, values: UInt64) {
+        var keys: UInt64 = 0, values: UInt64 = 0
+        for (i, name) in clears.enumerated() {
+            guard let key = mutableKey(name, at: pathOf(i), &names) else { continue }
+            keys |= 1 << UInt64(key.index)
+            values |= layoutMask(key)
+        }
+        return (keys, values)
+    }
+
+    /// The keys `set` names under `path`, each with the index of its value.
+    mutating func compileSet(_ set: [FlowSpec.KeyValue], under path: JSONPath, _ names: inout EffectNames) -> (keys: [Int], values: [Int]) {
+        var keys: [Int] = [], values: [Int] = []
         for pair in set {
             let at = path.member("set").member(pair.key)
-            guard keyIndex[pair.key] == nil || once(pair.key, at) else { continue }
+            guard keyIndex[pair.key] == nil || namedOnce(pair.key, at: at, &names) else { continue }
             guard let (key, index) = keyValue(pair.key, pair.value, at: at, setting: true) else { continue }
             if configKeys.contains(key) {
                 fail(at.text, "'\(Self.shown(pair.key))' is a config key, fixed when the flow starts; no step may change it")
                 continue
             }
-            effects.setKeys.append(key.index)
-            effects.setValues.append(index)
+            keys.append(key.index)
+            values.append(index)
         }
+        return (keys, values)
+    }
+
+    /// The counters `increment` names under `path`.
+    mutating func compileIncrement(_ increment: [String], under path: JSONPath, _ names: inout EffectNames) -> [Int] {
+        var counters: [Int] = []
         for (i, name) in increment.enumerated() {
             let at = path.member("increment").index(i)
-            guard let key = mutable(name, at) else { continue }
+            guard let key = mutableKey(name, at: at, &names) else { continue }
             if isCounter(key) {
-                effects.increment.append(key.index)
+                counters.append(key.index)
             } else {
                 fail(at.text, "'\(Self.shown(name))' is not a counter (declare it in data with \"max\")")
             }
         }
-        return effects
+        return counters
     }
 
     /// Gives an id to each key a row's `adds` or a step's `entry.adds` names first (a presence key, as anywhere else).
@@ -161,4 +187,12 @@ extension _FlowModelBuilder {
         }
         return choices.isEmpty ? domain : choices
     }
+}
+
+/// The keys one set of effects (an emission's, a row's, an entry's) has named so far, and how a
+/// "named twice" error speaks of them.
+struct EffectNames {
+    var seen: Set<String>
+    /// "this emission's effects", or a row's or an entry's with the advice that follows.
+    let owner: String
 }

@@ -207,32 +207,15 @@ extension _FlowModelBuilder {
             }
         }
         let path = makePath()
-        var named = Set<String>()
+        var names = EffectNames(seen: [], owner: "this emission's effects")
         // A list (every /1 emission, a /2 shorthand) holds only adds, at the emission's own path.
         let format = spec.format
         func effectPath(_ list: String, _ i: Int) -> JSONPath {
             list == "adds" ? emission.addsPath(i, under: path, format: format) : path.member(list).index(i)
         }
-        func once(_ name: String, _ at: JSONPath) -> Bool {
-            if named.insert(name).inserted { return true }
-            fail(at.text, "'\(Self.shown(name))' is named twice in this emission's effects")
-            return false
-        }
-        func mutable(_ name: String, _ at: JSONPath) -> KeyID? {
-            guard let key = knownKey(name, at: at), once(name, at) else { return nil }
-            if configKeys.contains(key) {
-                fail(at.text, "'\(Self.shown(name))' is a config key, fixed when the flow starts; no step may change it")
-                return nil
-            }
-            return key
-        }
-        for (i, name) in emission.clears.enumerated() {
-            guard let key = mutable(name, effectPath("clears", i)) else { continue }
-            compiled.clearKeys |= 1 << UInt64(key.index)
-            compiled.clearValues |= layoutMask(key)
-        }
+        (compiled.clearKeys, compiled.clearValues) = compileClears(emission.clears, at: { effectPath("clears", $0) }, &names)
         for (i, name) in emission.adds.enumerated() {
-            guard let key = mutable(name, effectPath("adds", i)) else { continue }
+            guard let key = mutableKey(name, at: effectPath("adds", i), &names) else { continue }
             switch kinds[key.index] {
             case .presence:
                 compiled.addKeys |= 1 << UInt64(key.index)
@@ -246,25 +229,8 @@ extension _FlowModelBuilder {
             case .counter: fail(effectPath("adds", i).text, "'\(Self.shown(name))' is a counter: increment it, or clear it to 0")
             }
         }
-        for pair in emission.set {
-            let at = path.member("set").member(pair.key)
-            guard keyIndex[pair.key] == nil || once(pair.key, at) else { continue }
-            guard let (key, index) = keyValue(pair.key, pair.value, at: at, setting: true) else { continue }
-            if configKeys.contains(key) {
-                fail(at.text, "'\(Self.shown(pair.key))' is a config key, fixed when the flow starts; no step may change it")
-                continue
-            }
-            compiled.setKeys.append(key.index)
-            compiled.setValues.append(index)
-        }
-        for (i, name) in emission.increment.enumerated() {
-            guard let key = mutable(name, path.member("increment").index(i)) else { continue }
-            if isCounter(key) {
-                compiled.increment.append(key.index)
-            } else {
-                fail(path.member("increment").index(i).text, "'\(Self.shown(name))' is not a counter (declare it in data with \"max\")")
-            }
-        }
+        (compiled.setKeys, compiled.setValues) = compileSet(emission.set, under: path, &names)
+        compiled.increment = compileIncrement(emission.increment, under: path, &names)
         if let when = emission.when { compiled.when = condition(when, at: path.member("when")) }
         return compiled
     }
