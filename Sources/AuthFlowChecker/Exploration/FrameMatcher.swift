@@ -66,6 +66,8 @@ final class FrameMatcher<Driver: FlowDriver> {
     let app: ErasedAppDriver?
     /// Whether the flow has only presence keys.
     let presenceOnly: Bool
+    /// What the runtime holds for a presence key an effect added (``FrameTable/presentText``).
+    let present = FlowValue.string(FrameTable.presentText)
 
     init(table: FrameValueTable, driver: Driver, readsInternals: Bool, expected: UnsafeMutablePointer<Int>) {
         self.driver = driver
@@ -125,8 +127,12 @@ final class FrameMatcher<Driver: FlowDriver> {
                 let k = rest.trailingZeroBitCount
                 rest &= rest &- 1
                 let token = expected[k]
-                let value: FlowValue = token == FrameTable.addedByEffect ? .string(FrameTable.presentText) : .int(token)
-                guard session.dataHolds(value, for: KeyID(Int32(k))) else { return false }
+                // An integer is compared with no copy of a text value: building one per key cost a retain and a release.
+                if token == FrameTable.addedByEffect {
+                    guard session.dataHolds(present, for: KeyID(Int32(k))) else { return false }
+                } else {
+                    guard session.dataHolds(.int(token), for: KeyID(Int32(k))) else { return false }
+                }
             }
             return true
         }
@@ -140,8 +146,11 @@ final class FrameMatcher<Driver: FlowDriver> {
                 guard let position = table.position(k, in: values), session.dataHolds(table.textValues[position], for: key) else { return false }
             } else {
                 let number = table.counterBits & bit != 0 ? table.field(k, in: values) : expected[k]
-                let value: FlowValue = number == FrameTable.addedByEffect && table.counterBits & bit == 0 ? .string(FrameTable.presentText) : .int(number)
-                guard session.dataHolds(value, for: key) else { return false }
+                if number == FrameTable.addedByEffect && table.counterBits & bit == 0 {
+                    guard session.dataHolds(present, for: key) else { return false }
+                } else {
+                    guard session.dataHolds(.int(number), for: key) else { return false }
+                }
             }
         }
         return true
