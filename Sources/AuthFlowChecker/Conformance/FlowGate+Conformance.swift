@@ -24,7 +24,8 @@ extension FlowGate {
     /// - Throws: ``ConformanceFailure`` when the verdict is not `holds`, its description the counterexample.
     /// - Complexity: as ``FlowConformance/explore(depth:timeout:)`` plus ``FlowConformance/fuzz(_:)``.
     @discardableResult @inlinable
-    public static func assertConforms<Flow: FlowUnderTest>(spec path: String, depth: Int = 12, runs: Int = 1_000, seed: UInt64 = 1,
+    public static func assertConforms<Flow: FlowUnderTest>(spec path: String, depth: Int = ConformanceDefaults.depth, runs: Int = ConformanceDefaults.runs,
+                                                           seed: UInt64 = ConformanceDefaults.seed,
                                                            callerFile: StaticString = #filePath,
                                                            make: @escaping () -> Flow) throws(ConformanceFailure) -> ConformanceReport {
         // Inlinable, so that the app's drivers are compiled where `Flow` is known (see `AppDriver`).
@@ -42,7 +43,8 @@ extension FlowGate {
     /// }
     /// ```
     @discardableResult @inlinable
-    public static func assertConforms<Flow: FlowUnderTest>(spec path: String, depth: Int = 12, runs: Int = 1_000, seed: UInt64 = 1,
+    public static func assertConforms<Flow: FlowUnderTest>(spec path: String, depth: Int = ConformanceDefaults.depth, runs: Int = ConformanceDefaults.runs,
+                                                           seed: UInt64 = ConformanceDefaults.seed,
                                                            callerFile: StaticString = #filePath,
                                                            make: @escaping (FlowVariant) -> Flow) throws(ConformanceFailure) -> ConformanceReport {
         try assertConforms(spec: path, depth: depth, runs: runs, seed: seed, callerFile: callerFile, drivers: .of(variants: make))
