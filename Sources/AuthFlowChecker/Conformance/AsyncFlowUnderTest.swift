@@ -176,10 +176,27 @@ final class BlockingFlow<App: AsyncFlowUnderTest>: FlowUnderTest {
     typealias Key = App.Key
     typealias Value = App.Value
 
+    /// What one awaited call brings back: its answer, and the app's state and data after it.
+    struct After: @unchecked Sendable {
+        var accepted: Bool
+        var state: State
+        var data: [Key: Value]
+    }
+
     let app: App
+    /// The app's state and data after the last call: read in the same hop as the call, since
+    /// nothing but the checks' calls changes the app (each returns once the app has settled).
+    private(set) var state: State
+    private(set) var data: [Key: Value]
 
     init(_ make: @escaping @Sendable () async -> App) {
-        app = AsyncBridge.wait { await make() }
+        let (app, after) = AsyncBridge.wait { () -> (App, After) in
+            let app = await make()
+            return (app, After(accepted: true, state: await app.state, data: await app.data))
+        }
+        self.app = app
+        self.state = after.state
+        self.data = after.data
     }
 
     deinit {
@@ -187,30 +204,18 @@ final class BlockingFlow<App: AsyncFlowUnderTest>: FlowUnderTest {
         AsyncBridge.wait { await app.discard() }
     }
 
-    var state: State {
+    /// Runs `call` on the app and reads its state and data after it, all in one hop.
+    private func perform(_ call: @escaping @Sendable (App) async -> Bool) -> Bool {
         let app = self.app
-        return AsyncBridge.wait { await app.state }
+        let after = AsyncBridge.wait { After(accepted: await call(app), state: await app.state, data: await app.data) }
+        state = after.state
+        data = after.data
+        return after.accepted
     }
 
-    var data: [Key: Value] {
-        let app = self.app
-        return AsyncBridge.wait { await app.data }
-    }
-
-    func send(_ event: Event, data: [Key: Value]) -> Bool {
-        let app = self.app
-        return AsyncBridge.wait { await app.send(event, data: data) }
-    }
-
-    func receive(_ answer: Event, data: [Key: Value]) -> Bool {
-        let app = self.app
-        return AsyncBridge.wait { await app.receive(answer, data: data) }
-    }
-
-    func back() -> Bool {
-        let app = self.app
-        return AsyncBridge.wait { await app.back() }
-    }
+    func send(_ event: Event, data: [Key: Value]) -> Bool { perform { await $0.send(event, data: data) } }
+    func receive(_ answer: Event, data: [Key: Value]) -> Bool { perform { await $0.receive(answer, data: data) } }
+    func back() -> Bool { perform { await $0.back() } }
 
     static func event(named name: String) -> Event? { App.event(named: name) }
     static func key(named name: String) -> Key? { App.key(named: name) }
