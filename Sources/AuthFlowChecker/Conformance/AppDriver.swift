@@ -30,7 +30,10 @@ import AuthFlow
 @usableFromInline
 final class AppDriver<Flow: FlowUnderTest> {
     @usableFromInline let tables: AppTables
-    @usableFromInline let make: () -> Flow
+    /// Makes a fresh app for a variant.
+    @usableFromInline let make: (FlowVariant) -> Flow
+    /// The variant the app was made for (an index of ``AppTables/variants``).
+    @usableFromInline @exclusivity(unchecked) var variant = 0
     /// Whether the app's undo or snapshots may be used to backtrack (off: replays only, as for an app without them).
     @usableFromInline let usesCapabilities: Bool
     /// The app now; ``borrowedApp`` is the same object, for calls that need not retain it.
@@ -53,6 +56,8 @@ final class AppDriver<Flow: FlowUnderTest> {
     @usableFromInline let appKeyIDs: [Int32]
     /// Whether frames are compared by iterating the app's data (few keys, each app key for one spec key) rather than by lookups.
     @usableFromInline let iteratesData: Bool
+    /// Whether the flow has only presence keys (every `authflow/1` flow): a frame compares tokens only.
+    @usableFromInline let presenceOnly: Bool
     /// The app's own value for each of the model's states, learned when it is first met.
     @usableFromInline @exclusivity(unchecked) var appStates: [Flow.State?]
     /// Ids of the app's states: the model's, then ids past them for states the spec does not name.
@@ -65,10 +70,17 @@ final class AppDriver<Flow: FlowUnderTest> {
     @usableFromInline @exclusivity(unchecked) var recentValues = [Flow.Value?](repeating: nil, count: 64 * 64)
     /// The checker's value behind each app value it typed.
     @usableFromInline @exclusivity(unchecked) var sent: [Flow.Value: FlowValue] = [:]
+    /// The app value typed from each of the checker's text values for a key with a style (``AppValueStyle``), by key.
+    @usableFromInline @exclusivity(unchecked) var styled: [[FlowValue: Flow.Value]]
+    /// How many styled values were typed: the next one's number.
+    @usableFromInline @exclusivity(unchecked) var styledCount = 0
+    /// Per valued key, the app's value for each of its domain's; per counter, for each count met.
+    @usableFromInline @exclusivity(unchecked) var domainValues: [[Flow.Value]]
+    @usableFromInline @exclusivity(unchecked) var countValues: [[Flow.Value]]
     /// The data last sent from each (height, payload slot), with the checker's values it was typed from.
     @usableFromInline @exclusivity(unchecked) var payloads: [Payload?] = []
-    /// Each accepted event and the data it carried, from the root (kept only when backtracking replays).
-    @usableFromInline @exclusivity(unchecked) var path: [(event: Flow.Event, data: [Flow.Key: Flow.Value])] = []
+    /// Each accepted event (the model's id) and the data it carried, from the root (kept only when backtracking replays).
+    @usableFromInline @exclusivity(unchecked) var path: [(event: Int, data: [Flow.Key: Flow.Value])] = []
     /// The model's state after each accepted event (the root's first): where back is allowed.
     @usableFromInline @exclusivity(unchecked) var states: [Int32]
     /// The app's snapshot before each accepted event, when snapshots are used.
@@ -95,12 +107,12 @@ final class AppDriver<Flow: FlowUnderTest> {
     }
 
     @inlinable
-    init(tables: AppTables, usesCapabilities: Bool = true, make: @escaping () -> Flow) {
+    init(tables: AppTables, usesCapabilities: Bool = true, make: @escaping (FlowVariant) -> Flow) {
         let model = tables.model
         self.tables = tables
         self.make = make
         self.usesCapabilities = usesCapabilities
-        let app = make()
+        let app = make(tables.variants.first ?? FlowVariant(index: 0, values: []))
         self.app = app
         self.borrowedApp = Unmanaged.passUnretained(app)
         let keys = model.keys.map { Flow.key(named: $0) }
@@ -113,7 +125,11 @@ final class AppDriver<Flow: FlowUnderTest> {
         self.appKeys = appKeys
         self.appKeyIDs = appKeyIDs
         self.iteratesData = appKeys.count <= 16 && Set(appKeys).count == appKeys.count
+        self.presenceOnly = tables.kinds.allSatisfy { $0 == AppTables.KeyKind.presence.rawValue }
         self.appStates = Array(repeating: nil, count: model.stateCount)
+        self.styled = Array(repeating: [:], count: model.keys.count)
+        self.domainValues = tables.domains.map { $0.map { Flow.Value(flowValue: .string($0)) } }
+        self.countValues = Array(repeating: [], count: model.keys.count)
         self.states = [tables.initial]
         adopt()
     }
@@ -131,7 +147,8 @@ final class AppDriver<Flow: FlowUnderTest> {
 
     @inlinable
     static func snapshotter<R: RestorableFlowUnderTest>(_ app: R) -> Snapshotter {
-        Snapshotter(take: { app.snapshot() }, restore: { app.restore($0 as! R.Snapshot) })
+        // The snapshot is always the one `take` returned: a failed cast restores nothing rather than trapping.
+        Snapshotter(take: { app.snapshot() }, restore: { if let snapshot = $0 as? R.Snapshot { app.restore(snapshot) } })
     }
 
     /// This driver as the searches take it: a ``FlowDriver`` whose calls are this driver's, specialised where `Flow` is known.
@@ -139,8 +156,10 @@ final class AppDriver<Flow: FlowUnderTest> {
     func erased() -> ErasedAppDriver {
         ErasedAppDriver(
             state: { self.state }, dataCount: { self.dataCount }, value: { self.value(of: $0) },
-            isAt: { self.isAt($0, keys: $1, values: $2) }, send: { self.send($0, value: $1) },
-            back: { self.back() }, undo: { self.undo() }, reset: { self.reset() }, name: { self.name(of: $0) })
+            isAt: { self.isAt($0, keys: $1, values: $2, packed: $3) }, holds: { self.holds($0, values: $1, packed: $2) },
+            send: { self.send($0, value: $1) },
+            back: { self.back() }, undo: { self.undo() }, reset: { self.reset() }, start: { self.start(variant: $0) },
+            name: { self.name(of: $0) })
     }
 
     @inlinable
@@ -173,88 +192,200 @@ final class AppDriver<Flow: FlowUnderTest> {
         return unknownStates.indices.contains(index) ? unknownStates[index] : nil
     }
 
+    /// How many keys the app holds data for; a counter held at 0 counts as absent.
     @inlinable
-    var dataCount: Int { app.data.count }
+    var dataCount: Int {
+        let data = app.data
+        if presenceOnly { return data.count }
+        var count = 0
+        for (key, value) in data {
+            if let i = appKeys.firstIndex(of: key), isZeroCount(value, key: Int(appKeyIDs[i])) { continue }
+            count += 1
+        }
+        return count
+    }
 
+    /// Whether `value` is the app's 0 for counter `k`.
+    @inlinable
+    func isZeroCount(_ value: Flow.Value, key k: Int) -> Bool {
+        tables.kinds[k] == AppTables.KeyKind.counter.rawValue && value == countValue(0, key: k)
+    }
+
+    /// The app's value for count `count` of counter `k`.
+    @inlinable
+    func countValue(_ count: Int, key k: Int) -> Flow.Value {
+        if count >= 0 && count < countValues[k].count { return countValues[k][count] }
+        while countValues[k].count <= count { countValues[k].append(Flow.Value(flowValue: .int(countValues[k].count))) }
+        return countValues[k][count]
+    }
+
+    /// The checker's name for the app's value of `key`: the value the checker typed it from, a
+    /// domain value, a count; `present` for a presence key an effect added (the app's own value),
+    /// else the app's value as text.
     @inlinable
     func value(of key: KeyID) -> FlowValue? {
         guard let appKey = keys[key.index], let value = app.data[appKey] else { return nil }
-        return sent[value] ?? .string("\(value)")
+        let k = key.index
+        switch tables.kinds[k] {
+        case AppTables.KeyKind.counter.rawValue:
+            if isZeroCount(value, key: k) { return nil }
+            let limit = Int(tables.mask[k])
+            for count in 1...max(1, limit) where countValue(count, key: k) == value { return .int(count) }
+        case AppTables.KeyKind.valued.rawValue:
+            if let index = domainValues[k].firstIndex(of: value) { return .string(tables.domains[k][index]) }
+        default:
+            if let known = sent[value] { return known }
+            if tables.effectAdded & (1 << UInt64(k)) != 0 { return AppTables.present }
+        }
+        return .string("\(value)")
     }
 
-    /// The app's value for the checker's `value`: typed once, remembered by the checker's integers.
+    /// The app's value for the checker's `value` of `key`: typed once, remembered by the checker's integers.
     @inlinable
-    func typedValue(_ value: FlowValue) -> Flow.Value {
-        if case .int(let token) = value { return typedValue(token: token) }
+    func typedValue(_ value: FlowValue, key: KeyID) -> Flow.Value {
+        let k = key.index
+        if case .int(let token) = value { return typedValue(token: token, key: k) }
+        if tables.styles[k] != .plain && tables.kinds[k] == AppTables.KeyKind.presence.rawValue {
+            if let known = styled[k][value] { return known }
+            let made = styledValue(for: value, key: k)
+            styled[k][value] = made
+            return made
+        }
         let made = Flow.Value(flowValue: value)
         sent[made] = value
         return made
     }
 
-    /// The app's value for the checker's integer `token`: from the slot of its key and height
+    /// A new value in key `k`'s style, standing for the checker's `value`.
+    @inlinable
+    func styledValue(for value: FlowValue, key k: Int) -> Flow.Value {
+        styledCount += 1
+        guard let text = tables.styles[k].text(styledCount) else { return Flow.Value(flowValue: value) }
+        let made = Flow.Value(flowValue: .string(text))
+        sent[made] = value
+        return made
+    }
+
+    /// The app's value for the checker's integer `token` of key `k`: from the slot of its key and height
     /// (the walk's values are `height << 32 | event << 8 | key`), else from ``TokenTable``, else typed now.
     @inlinable @inline(__always)
-    func typedValue(token: Int) -> Flow.Value {
+    func typedValue(token: Int, key k: Int) -> Flow.Value {
         let slot = (token & 0x3F) << 6 | (token >> 32) & 0x3F
         if recentTokens[slot] == token, let recent = recentValues[slot] { return recent }
-        return typedValue(token: token, slot: slot)
+        return typedValue(token: token, key: k, slot: slot)
     }
 
     @inlinable @inline(never)
-    func typedValue(token: Int, slot: Int) -> Flow.Value {
+    func typedValue(token: Int, key k: Int, slot: Int) -> Flow.Value {
         let made: Flow.Value
         if let known = typed.value(for: token) {
             made = known
         } else {
-            made = Flow.Value(flowValue: .int(token))
+            // A key the app types in a style of its own gets a value in that style.
+            if k < tables.styles.count && tables.styles[k] != .plain && tables.kinds[k] == AppTables.KeyKind.presence.rawValue {
+                made = styledValue(for: .int(token), key: k)
+            } else {
+                made = Flow.Value(flowValue: .int(token))
+                sent[made] = .int(token)
+            }
             typed.insert(made, for: token)
-            sent[made] = .int(token)
         }
         recentTokens[slot] = token
         recentValues[slot] = made
         return made
     }
 
-    /// Whether the app is at `state` holding exactly `expected`, each key with the app's value for the integer `values[key]`.
+    /// Whether the app is at `state` holding exactly `expected`: each presence key the app's value
+    /// for the integer `values[key]` (any value for one an effect added), each valued key and counter
+    /// its field in `packed`.
     @inlinable
-    func isAt(_ state: StateID, keys expected: KeySet, values: UnsafePointer<Int>) -> Bool {
+    func isAt(_ state: StateID, keys expected: KeySet, values: UnsafePointer<Int>, packed: UInt64) -> Bool {
         let current = withApp { $0.state }
         let known = state.index >= 0 && state.index < appStates.count ? appStates[state.index] : nil
         if known.map({ $0 != current }) ?? true, id(of: current) != state { return false }
+        return holds(expected, values: values, packed: packed)
+    }
+
+    /// Whether the app holds exactly the data `expected` (see ``isAt(_:keys:values:packed:)``).
+    @inlinable
+    func holds(_ expected: KeySet, values: UnsafePointer<Int>, packed: UInt64) -> Bool {
         let data = withApp { $0.data }
-        guard data.count == expected.count else { return false }
-        if iteratesData {
-            for (key, value) in data {
-                var i = 0
-                while i < appKeys.count && appKeys[i] != key { i &+= 1 }
-                guard i < appKeys.count else { return false }
-                let id = KeyID(appKeyIDs[i])
-                guard expected.contains(id), value == typedValue(token: values[id.index]) else { return false }
+        if presenceOnly {
+            guard data.count == expected.count else { return false }
+            if iteratesData {
+                for (key, value) in data {
+                    var i = 0
+                    while i < appKeys.count && appKeys[i] != key { i &+= 1 }
+                    guard i < appKeys.count else { return false }
+                    let id = KeyID(appKeyIDs[i])
+                    guard expected.contains(id), matches(value, key: id.index, values: values, packed: packed) else { return false }
+                }
+            } else {
+                for key in expected {
+                    guard let appKey = keys[key.index], let have = data[appKey], matches(have, key: key.index, values: values, packed: packed) else { return false }
+                }
             }
-        } else {
-            for key in expected {
-                guard let appKey = keys[key.index], let have = data[appKey], have == typedValue(token: values[key.index]) else { return false }
-            }
+            return true
         }
-        return true
+        // Valued keys and counters: a counter at 0 may be held as 0 or not at all.
+        var held = 0
+        for (key, value) in data {
+            var i = 0
+            while i < appKeys.count && appKeys[i] != key { i &+= 1 }
+            guard i < appKeys.count else { return false }
+            let k = Int(appKeyIDs[i])
+            if !expected.contains(KeyID(Int32(k))) {
+                guard isZeroCount(value, key: k) else { return false }
+                continue
+            }
+            guard matches(value, key: k, values: values, packed: packed) else { return false }
+            held += 1
+        }
+        return held == expected.count
+    }
+
+    /// Whether the app's `value` of key `k` is the frame's.
+    @inlinable @inline(__always)
+    func matches(_ value: Flow.Value, key k: Int, values: UnsafePointer<Int>, packed: UInt64) -> Bool {
+        switch tables.kinds[k] {
+        case AppTables.KeyKind.valued.rawValue:
+            let index = tables.field(k, in: packed)
+            return index < domainValues[k].count && value == domainValues[k][index]
+        case AppTables.KeyKind.counter.rawValue:
+            return value == countValue(tables.field(k, in: packed), key: k)
+        default:
+            let token = values[k]
+            if token == AppTables.addedByEffect { return true }
+            return value == typedValue(token: token, key: k)
+        }
     }
 
     @inlinable
     func send(_ event: EventID, value: (KeyID) -> FlowValue) -> Bool {
         let top = Int(states[states.count - 1])
-        let cell = top &* tables.eventCount &+ event.index
+        let cell = top < tables.model.stateCount ? top &* tables.eventCount &+ event.index : event.index
         let data = payload(cell: cell, value: value)
-        guard let appEvent = events[event.index] else { return false }
+        guard events[event.index] != nil else { return false }
         if let snapshotter {
             let snapshot = snapshotter.take()
-            guard withApp({ $0.send(appEvent, data: data) }) else { return false }
+            guard deliver(event.index, data: data) else { return false }
             snapshots.append(snapshot)
         } else {
-            guard withApp({ $0.send(appEvent, data: data) }) else { return false }
+            guard deliver(event.index, data: data) else { return false }
         }
-        if replays { path.append((appEvent, data)) }
-        states.append(tables.nextState[cell])
+        if replays { path.append((event.index, data)) }
+        // A flow whose moves depend on its data: the walk compares the app with the spec's frame
+        // next, so its own state is where the spec's move went whenever it is checked further.
+        states.append(tables.isStatic ? tables.nextState[cell] : id(of: withApp { $0.state }).rawValue)
         return true
+    }
+
+    /// Hands the app the model's event `event` with `data`: an answer of the backend (or a timer) by ``FlowUnderTest/receive(_:data:)``, the user's by ``FlowUnderTest/send(_:data:)``.
+    @inlinable @inline(__always)
+    func deliver(_ event: Int, data: [Flow.Key: Flow.Value]) -> Bool {
+        guard let appEvent = events[event] else { return false }
+        if tables.systemEvents[event] { return withApp { $0.receive(appEvent, data: data) } }
+        return withApp { $0.send(appEvent, data: data) }
     }
 
     /// The data sent with the event of `cell` from the current height, the values `value` gives
@@ -280,7 +411,7 @@ final class AppDriver<Flow: FlowUnderTest> {
             let checkers = value(key)
             values.append(checkers)
             guard let appKey = keys[key.index] else { continue }
-            data[appKey] = typedValue(checkers)
+            data[appKey] = typedValue(checkers, key: key)
         }
         if index >= payloads.count { payloads.append(contentsOf: repeatElement(nil, count: index + 1 - payloads.count)) }
         payloads[index] = Payload(values: values, data: data)
@@ -299,7 +430,8 @@ final class AppDriver<Flow: FlowUnderTest> {
     @inlinable
     func undo() -> Bool {
         guard states.count > 1 else { return false }
-        if tables.backAllowed[Int(states[states.count - 1])] { return back() }
+        let top = Int(states[states.count - 1])
+        if top < tables.backAllowed.count && tables.backAllowed[top] { return back() }
         if let undoable {
             guard undoable.undo() else { return false }
             drop()
@@ -313,7 +445,7 @@ final class AppDriver<Flow: FlowUnderTest> {
         let rest = path.dropLast(), restStates = states.dropLast()
         reset()
         for (event, data) in rest {
-            guard app.send(event, data: data) else { break }
+            guard deliver(event, data: data) else { break }
             path.append((event, data))
         }
         states = Array(restStates.prefix(path.count + 1))
@@ -330,9 +462,18 @@ final class AppDriver<Flow: FlowUnderTest> {
         if !snapshots.isEmpty { snapshots.removeLast() }
     }
 
+    /// Starts again with a fresh app for `variant`; false when the flow has no such variant.
+    @inlinable
+    func start(variant index: Int) -> Bool {
+        guard tables.variants.indices.contains(index) else { return false }
+        variant = index
+        reset()
+        return true
+    }
+
     @inlinable
     func reset() {
-        app = make()
+        app = make(tables.variants.indices.contains(variant) ? tables.variants[variant] : FlowVariant(index: 0, values: []))
         path.removeAll(keepingCapacity: true)
         states.removeAll(keepingCapacity: true)
         states.append(tables.initial)
@@ -350,38 +491,51 @@ final class ErasedAppDriver: FlowDriver, NamesUnknownStates {
     let stateOf: () -> StateID
     let dataCountOf: () -> Int
     let valueOf: (KeyID) -> FlowValue?
-    let isAtFrame: (StateID, KeySet, UnsafePointer<Int>) -> Bool
+    let isAtFrame: (StateID, KeySet, UnsafePointer<Int>, UInt64) -> Bool
+    let holdsData: (KeySet, UnsafePointer<Int>, UInt64) -> Bool
     let sendEvent: (EventID, (KeyID) -> FlowValue) -> Bool
     let backOnce: () -> Bool
     let undoOnce: () -> Bool
     let resetApp: () -> Void
+    let startVariant: (Int) -> Bool
     let nameOf: (StateID) -> String?
 
     @usableFromInline
     init(state: @escaping () -> StateID, dataCount: @escaping () -> Int, value: @escaping (KeyID) -> FlowValue?,
-         isAt: @escaping (StateID, KeySet, UnsafePointer<Int>) -> Bool, send: @escaping (EventID, (KeyID) -> FlowValue) -> Bool,
-         back: @escaping () -> Bool, undo: @escaping () -> Bool, reset: @escaping () -> Void, name: @escaping (StateID) -> String?) {
+         isAt: @escaping (StateID, KeySet, UnsafePointer<Int>, UInt64) -> Bool, holds: @escaping (KeySet, UnsafePointer<Int>, UInt64) -> Bool,
+         send: @escaping (EventID, (KeyID) -> FlowValue) -> Bool,
+         back: @escaping () -> Bool, undo: @escaping () -> Bool, reset: @escaping () -> Void, start: @escaping (Int) -> Bool,
+         name: @escaping (StateID) -> String?) {
         stateOf = state
         dataCountOf = dataCount
         valueOf = value
         isAtFrame = isAt
+        holdsData = holds
         sendEvent = send
         backOnce = back
         undoOnce = undo
         resetApp = reset
+        startVariant = start
         nameOf = name
     }
 
     @usableFromInline var state: StateID { stateOf() }
     @usableFromInline var dataCount: Int { dataCountOf() }
     @usableFromInline func value(of key: KeyID) -> FlowValue? { valueOf(key) }
-    /// Whether the app is at `state` holding exactly the keys in `keys`, each with the app's value
-    /// for the walk's integer `values[key]` (indexed by key id): the walk's frame compared in one call (see ``Walk/matches(state:keys:)``).
-    @usableFromInline func isAt(_ state: StateID, keys: KeySet, values: UnsafePointer<Int>) -> Bool { isAtFrame(state, keys, values) }
+    /// Whether the app is at `state` holding exactly the keys in `keys`: each presence key the app's value
+    /// for the walk's integer `values[key]` (indexed by key id), each valued key and counter its field in
+    /// `packed`; the walk's frame compared in one call (see ``FrameMatcher/matches(state:values:data:height:)``).
+    @usableFromInline func isAt(_ state: StateID, keys: KeySet, values: UnsafePointer<Int>, packed: UInt64) -> Bool {
+        isAtFrame(state, keys, values, packed)
+    }
+    /// ``isAt(_:keys:values:packed:)`` without the state.
+    @usableFromInline func holds(_ keys: KeySet, values: UnsafePointer<Int>, packed: UInt64) -> Bool { holdsData(keys, values, packed) }
     @usableFromInline func send(_ event: EventID, value: (KeyID) -> FlowValue) -> Bool { sendEvent(event, value) }
     @usableFromInline func back() -> Bool { backOnce() }
     @usableFromInline func undo() -> Bool { undoOnce() }
     @usableFromInline func reset() { resetApp() }
+    /// A fresh app made for `variant` (``FlowVariant``).
+    @usableFromInline func start(variant: Int) -> Bool { startVariant(variant) }
     @usableFromInline func name(of state: StateID) -> String? { nameOf(state) }
 
     // The searches run this driver with `DriverTraits.app`, which never asks what an app cannot answer.
@@ -403,6 +557,14 @@ struct AppDrivers {
     /// The drivers of the apps `make` returns. Inlinable, so that the drivers it makes are compiled for `Flow` where the caller knows it.
     @inlinable
     static func of<Flow: FlowUnderTest>(_ make: @escaping () -> Flow) -> AppDrivers {
+        AppDrivers { tables, usesCapabilities in
+            AppDriver(tables: tables, usesCapabilities: usesCapabilities, make: { _ in make() }).erased()
+        }
+    }
+
+    /// The drivers of the apps `make` returns for each variant.
+    @inlinable
+    static func of<Flow: FlowUnderTest>(variants make: @escaping (FlowVariant) -> Flow) -> AppDrivers {
         AppDrivers { tables, usesCapabilities in
             AppDriver(tables: tables, usesCapabilities: usesCapabilities, make: make).erased()
         }
@@ -427,23 +589,63 @@ final class AppTables: Sendable {
     @usableFromInline let slotCount: Int
     /// Per state: whether the spec allows the user's back from it.
     @usableFromInline let backAllowed: [Bool]
+    /// Whether the state alone decides every move (``nextState`` is then where an accepted event leads;
+    /// otherwise the app's own state after it is read).
+    @usableFromInline let isStatic: Bool
+    /// Per key: ``KeyKind``'s raw value.
+    @usableFromInline let kinds: [UInt8]
+    /// Per key: where a valued key's value index or a counter's count lies in a frame's packed values.
+    @usableFromInline let shift: [UInt64]
+    @usableFromInline let mask: [UInt64]
+    /// Per key: a valued key's domain.
+    @usableFromInline let domains: [[String]]
+    /// Presence keys a row's effects or a step's entry add: the app holds a value of its own for them, so only their presence is compared.
+    @usableFromInline let effectAdded: UInt64
+    /// Per key: how the values typed into the app for it look.
+    @usableFromInline let styles: [AppValueStyle]
+    /// Per event: whether a system (the backend, a timer) sends it, so the app ``FlowUnderTest/receive(_:data:)``s it.
+    @usableFromInline let systemEvents: [Bool]
+    /// The flow's variants, in the order the checker runs them (one, with no values, without config).
+    @usableFromInline let variants: [FlowVariant]
+
+    /// What the walk expects of a presence key an effect added (``FrameTable/addedByEffect``), and what it shows for it.
+    @usableFromInline static let addedByEffect = FrameTable.addedByEffect
+    @usableFromInline static let present = FlowValue.string(FrameTable.presentText)
+
+    /// What a key holds, as an app's data is compared.
+    @usableFromInline enum KeyKind: UInt8 {
+        case presence, valued, counter, config
+    }
 
     @usableFromInline
     init(model: FlowModel) {
         self.model = model
         let events = model.events.count
+        let layout = model.layout
         initial = model.initial.rawValue
         eventCount = events
+        isStatic = model.isStatic
         var payloads = [[KeyID]](repeating: [], count: events)
         for move in model.moves.joined() where payloads[move.event.index].isEmpty { payloads[move.event.index] = move.addedKeys }
+        // A flow whose moves depend on its data: the keys each emission outputs (its presence keys, then its valued keys).
+        let outputs = model.emissions.map { list in list.map { ($0.event.index, $0.outputKeys(keyCount: model.keys.count).map { KeyID(Int32($0)) }) } }
+        if !model.isStatic {
+            payloads = Array(repeating: [], count: events)
+            for (event, keys) in outputs.joined() where payloads[event].isEmpty { payloads[event] = keys }
+        }
         var nextState: [Int32] = [], payloadStart: [Int32] = [0], payloadKeys: [Int32] = [], payloadSlot: [Int32] = []
         var slots: Int32 = 0
         for state in 0..<model.stateCount {
             var moves = [FlowModel.Move?](repeating: nil, count: events)
             for move in model.moves[state] { moves[move.event.index] = move }
+            // Several emissions of one event (each with its own `when`): the data carries every key any of them outputs.
+            var emitted = [[KeyID]?](repeating: nil, count: events)
+            for (event, keys) in outputs[state] {
+                emitted[event] = (emitted[event] ?? []) + keys.filter { !(emitted[event] ?? []).contains($0) }
+            }
             for event in 0..<events {
                 nextState.append(moves[event]?.target?.rawValue ?? Int32(state))
-                let keys = moves[event]?.addedKeys ?? payloads[event]
+                let keys = model.isStatic ? moves[event]?.addedKeys ?? payloads[event] : emitted[event] ?? payloads[event]
                 payloadKeys += keys.map(\.rawValue)
                 payloadStart.append(Int32(payloadKeys.count))
                 payloadSlot.append(keys.isEmpty ? -1 : slots)
@@ -456,6 +658,29 @@ final class AppTables: Sendable {
         self.payloadSlot = payloadSlot
         self.slotCount = Int(slots)
         self.backAllowed = (0..<model.stateCount).map { !model.isTerminal[$0] && model.canGoBack[$0] }
+        let keys = model.keys.indices
+        kinds = keys.map { k in
+            (layout.isConfig[k] ? KeyKind.config : layout.isCounter(k) ? .counter : layout.isValued(k) ? .valued : .presence).rawValue
+        }
+        shift = keys.map { UInt64(layout.shift[$0]) }
+        mask = keys.map { layout.width[$0] == 0 ? 0 : (1 << UInt64(layout.width[$0])) - 1 }
+        domains = layout.domains
+        var added: UInt64 = 0
+        for emission in model.emissions.joined() {
+            for row in emission.rows { added |= row.effects.addKeys | row.entry.addKeys }
+        }
+        effectAdded = added
+        styles = model.keys.map(AppValueStyle.init(key:))
+        var system = [Bool](repeating: false, count: events)
+        for emission in model.emissions.joined() where emission.bySystem { system[emission.event.index] = true }
+        systemEvents = system
+        variants = model.variants.enumerated().map { FlowVariant(index: $0.offset, values: $0.element) }
+    }
+
+    /// Key `k`'s field in the packed `values`: a valued key's value index, a counter's count.
+    @inlinable @inline(__always)
+    func field(_ k: Int, in values: UInt64) -> Int {
+        Int(truncatingIfNeeded: (values >> shift[k]) & mask[k])
     }
 }
 

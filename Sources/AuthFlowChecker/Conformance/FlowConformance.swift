@@ -37,12 +37,19 @@ public struct FlowConformance<Flow: FlowUnderTest> {
     ///
     /// Inlinable: the drivers it makes are compiled where `Flow` is known, so every step of the
     /// searches calls the app's own code directly (see ``AppDriver``).
-    /// - Precondition: the model's moves depend on the state alone (every `authflow/1` flow; an `authflow/2`
-    ///   flow without guards, values, clears, counters, resets or config): an app's coordinator is not yet
-    ///   checked against data-dependent moves. ``FlowGate/assertConforms(spec:depth:runs:seed:callerFile:make:)`` says so instead.
+    /// Every `authflow/1` and `authflow/2` flow is checked: guards, valued keys, counters, clears,
+    /// first-match rows, system events (delivered by ``FlowUnderTest/receive(_:data:)``), resets and
+    /// `anywhere` rows. For a flow with `config`, the same kind of app is made for every variant; use
+    /// ``init(model:variants:)`` to make each for its variant.
     @inlinable
     public init(model: FlowModel, make: @escaping () -> Flow) {
         self.checks = AppConformance(model: model, drivers: .of(make))
+    }
+
+    /// Checks the implementations `make` returns for each variant of `model` (its `config` values; one variant without config).
+    @inlinable
+    public init(model: FlowModel, variants make: @escaping (FlowVariant) -> Flow) {
+        self.checks = AppConformance(model: model, drivers: .of(variants: make))
     }
 
     func driver() -> ErasedAppDriver { checks.driver() }
@@ -86,7 +93,6 @@ struct AppConformance {
 
     @usableFromInline
     init(model: FlowModel, drivers: AppDrivers) {
-        precondition(model.isStatic, "FlowConformance checks a coordinator against a flow whose moves the state alone decides; this authflow/2 flow's depend on its data")
         self.model = model
         self.tables = AppTables(model: model)
         self.drivers = drivers

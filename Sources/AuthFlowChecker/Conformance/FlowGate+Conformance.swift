@@ -24,11 +24,30 @@ extension FlowGate {
     /// - Throws: ``ConformanceFailure`` when the verdict is not `holds`, its description the counterexample.
     /// - Complexity: as ``FlowConformance/explore(depth:timeout:)`` plus ``FlowConformance/fuzz(_:)``.
     @discardableResult @inlinable
-    public static func assertConforms<Flow: FlowUnderTest>(spec path: String, depth: Int = 12, runs: Int = 1_000, seed: UInt64 = 1,
+    public static func assertConforms<Flow: FlowUnderTest>(spec path: String, depth: Int = ConformanceDefaults.depth, runs: Int = ConformanceDefaults.runs,
+                                                           seed: UInt64 = ConformanceDefaults.seed,
                                                            callerFile: StaticString = #filePath,
                                                            make: @escaping () -> Flow) throws(ConformanceFailure) -> ConformanceReport {
         // Inlinable, so that the app's drivers are compiled where `Flow` is known (see `AppDriver`).
         try assertConforms(spec: path, depth: depth, runs: runs, seed: seed, callerFile: callerFile, drivers: .of(make))
+    }
+
+    /// Checks an app's own implementation of a flow with `config` against the spec at `path`: `make` makes one for each variant.
+    ///
+    /// As ``assertConforms(spec:depth:runs:seed:callerFile:make:)``, with the variant (its config
+    /// values) handed to the factory:
+    ///
+    /// ```swift
+    /// try FlowGate.assertConforms(spec: "Specs/sign-in.json") { variant in
+    ///     SignInCoordinator(mfaRequired: variant["mfa"] == "required")
+    /// }
+    /// ```
+    @discardableResult @inlinable
+    public static func assertConforms<Flow: FlowUnderTest>(spec path: String, depth: Int = ConformanceDefaults.depth, runs: Int = ConformanceDefaults.runs,
+                                                           seed: UInt64 = ConformanceDefaults.seed,
+                                                           callerFile: StaticString = #filePath,
+                                                           make: @escaping (FlowVariant) -> Flow) throws(ConformanceFailure) -> ConformanceReport {
+        try assertConforms(spec: path, depth: depth, runs: runs, seed: seed, callerFile: callerFile, drivers: .of(variants: make))
     }
 
     @usableFromInline
@@ -46,13 +65,6 @@ extension FlowGate {
             }
         } catch {
             report.error = error
-            throw ConformanceFailure(report: report)
-        }
-        guard model.isStatic else {
-            // The app's adapter speaks in the spec's names; a /2 flow's values, guards and variants need more of it.
-            report.error = InvalidSpecError(file: path, issues: [SpecIssue(path: "$.format", message:
-                "checking an app's own coordinator against an authflow/2 flow whose moves depend on its data is not supported yet; "
-                + "check the spec itself with FlowGate.assertHolds, and the coordinator against a spec whose moves the state alone decides")])
             throw ConformanceFailure(report: report)
         }
         report.secrets = Set(model.names(of: model.secrets))

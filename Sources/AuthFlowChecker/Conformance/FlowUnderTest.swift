@@ -6,7 +6,8 @@ import AuthFlow
 /// state and data, send it events (with the data the step outputs) and the user's back, and
 /// compare what it holds after every action with the frame the spec's semantics expect. They ask
 /// nothing else: no history height, no list of enabled events. Between paths they start again
-/// from a fresh instance made by the factory passed to ``FlowGate/assertConforms(spec:depth:runs:seed:callerFile:make:)``.
+/// from a fresh instance made by the factory passed to ``FlowGate/assertConforms(spec:depth:runs:seed:callerFile:make:)``
+/// (for a flow with `config`, one that takes the ``FlowVariant``).
 ///
 /// States, events and keys are the app's own ``FlowName`` types (or `String`), matched to the
 /// spec by ``FlowName/flowName``; values are the app's own type. A `String`-backed enum needs no
@@ -42,11 +43,25 @@ public protocol FlowUnderTest: AnyObject {
     /// The user's back; `true` when accepted (it must restore the previous state and data exactly),
     /// `false` when refused (it must change nothing).
     func back() -> Bool
+    /// Delivers the backend's (or a timer's) answer `answer` with `data`, the values of the keys the
+    /// answer outputs: an event an `authflow/2` step emits `"by": "system"`. `true` when the app took
+    /// it, `false` when it ignored it (which must change nothing).
+    ///
+    /// The checks play the backend: wherever the spec lets the backend answer, they deliver each
+    /// answer it allows (each value of a valued key it outputs), one after another, backtracking in
+    /// between. By default the answer is sent like the user's events, with ``send(_:data:)``;
+    /// implement it to hand the answer to the app the way its backend does (a completion, a
+    /// delegate call, the fake backend the app was built with).
+    func receive(_ answer: Event, data: [Key: Value]) -> Bool
 
     /// The app's event the spec calls `name`, or nil when the app has none (the event is then refused).
     static func event(named name: String) -> Event?
     /// The app's key the spec calls `name`, or nil when the app has none (its values are then dropped).
     static func key(named name: String) -> Key?
+}
+
+extension FlowUnderTest {
+    public func receive(_ answer: Event, data: [Key: Value]) -> Bool { send(answer, data: data) }
 }
 
 extension FlowUnderTest where Event: RawRepresentable, Event.RawValue == String {
@@ -102,7 +117,11 @@ public protocol RestorableFlowUnderTest: FlowUnderTest {
 /// A value type an app keeps its flow's data in, which the checks can type into it.
 ///
 /// The checks send values of their own (unique per step, so a value restored from the wrong
-/// step shows) and recognise them when the implementation gives them back.
+/// step shows) and recognise them when the implementation gives them back. They look like the
+/// app's: a key named like an email gets an email address, one like a code a six-digit code,
+/// one like an id a numeric id with a leading zero, so a coercion (`Int(id) ?? 0`) shows. A
+/// valued key gets the texts of its domain, a counter its count as `.int` (an app may hold a
+/// counter at 0 or leave it out).
 public protocol FlowDataValue: Hashable {
     /// The app's value for `value`, one the checks sent; distinct values must stay distinct.
     init(flowValue value: FlowValue)

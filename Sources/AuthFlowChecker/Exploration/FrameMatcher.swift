@@ -62,7 +62,7 @@ final class FrameMatcher<Driver: FlowDriver> {
     let table: FrameValueTable
     /// The built-in runtime's session when the driver is one: its data is compared where it is stored.
     let session: FlowSession<StateID, EventID, KeyID, FlowValue>?
-    /// An app whose flow has only presence keys: compared in one call, which answers faster than key by key.
+    /// An app: compared in one call, which answers faster than key by key and compares in the app's own values.
     let app: ErasedAppDriver?
     /// Whether the flow has only presence keys.
     let presenceOnly: Bool
@@ -76,13 +76,13 @@ final class FrameMatcher<Driver: FlowDriver> {
         self.table = table
         self.session = (driver as? SessionDriver)?.session
         self.presenceOnly = table.valuedBits | table.counterBits == 0
-        self.app = !readsInternals && presenceOnly ? driver as? ErasedAppDriver : nil
+        self.app = !readsInternals ? driver as? ErasedAppDriver : nil
     }
 
     /// Whether the runtime is at `state`, with `height` frames of history (when read), holding exactly the data keys `data` with the frame's `values`.
     @inline(__always)
     func matches(state: Int32, values: UInt64, data: UInt64, height: Int) -> Bool {
-        if let app { return app.isAt(StateID(state), keys: KeySet(bits: data), values: UnsafePointer(expected)) }
+        if let app { return app.isAt(StateID(state), keys: KeySet(bits: data), values: UnsafePointer(expected), packed: values) }
         if driver.state.rawValue != state || (readsInternals && driver.height != height) || driver.dataCount != data.nonzeroBitCount {
             return false
         }
@@ -93,6 +93,7 @@ final class FrameMatcher<Driver: FlowDriver> {
     @inline(__always)
     func matchesData(values: UInt64, bits: UInt64) -> Bool {
         if let session { return sessionMatchesData(session, values: values, bits: bits) }
+        if let app { return app.holds(KeySet(bits: bits), values: UnsafePointer(expected), packed: values) }
         var rest = bits
         while rest != 0 {
             let k = rest.trailingZeroBitCount

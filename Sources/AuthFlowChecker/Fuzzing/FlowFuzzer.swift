@@ -235,7 +235,13 @@ public struct FlowFuzzer {
         }
         if Property.specProperties.contains(site.property) { return nil }
         let walk = RuntimeExplorer(model: model, traits: traits).explore(makeDriver(), depth: depth, timeout: timeout)
-        return walk.violations.first { $0.site == site }?.length
+        if let exact = walk.violations.first(where: { $0.site == site })?.length { return exact }
+        guard !traits.readsInternals else { return nil }
+        // An app's finding is always known: the walk may name the site by the state the event was sent
+        // from (a reset, a probe) where the random path names the state it led to; and when the walk
+        // does not finish, the shrunk path is itself the shortest counterexample known.
+        let sameEvent = walk.violations.filter { $0.site.property == site.property && $0.site.event == site.event }.map(\.length)
+        return min(sameEvent.min() ?? depth, depth)
     }
 
     /// A value a user might type for `key`: ASCII, Unicode, empty, long.
