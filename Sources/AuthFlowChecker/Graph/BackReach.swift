@@ -277,6 +277,26 @@ struct BackReach {
         }
     }
 
+    /// Every landing of a back that no forward move gives: from a settled configuration `c` that pushes `w`, back from
+    /// each return of `w`'s level lands on `c` with that return's server valuation (`(c, landing)` pairs, as indices).
+    func backJumps() -> [(from: Int32, to: Int32)] {
+        var jumps: [(from: Int32, to: Int32)] = []
+        let layout = model.layout
+        for c in settled {
+            let below = configurations[Int(c)]
+            for move in moves[Int(c)] where move.kind == 0 {
+                for back in returns[move.target] ?? [] {
+                    let left = configurations[Int(levelTop[Int(back)])]
+                    let (keys, values) = layout.back(to: below.keys, below.values, server: left.keys, left.values)
+                    if let landing = index[Configuration(state: below.state, keys: keys, values: values)], landing != c {
+                        jumps.append((c, landing))
+                    }
+                }
+            }
+        }
+        return jumps
+    }
+
     /// The steps of the shortest path to configuration `c`: each step's event (-1 for back) and the configuration after it.
     func steps(to c: Int32) -> [(event: Int32, configuration: Int32)] {
         var out: [(event: Int32, configuration: Int32)] = []
