@@ -218,4 +218,39 @@ import Testing
         #expect(failure.shrunk.contains(.back))
         #expect(failure.shrunk.count <= shortest + 1, "\(failure.shrunk)")
     }
+
+    @Test func aRecordedSessionThatGoesBackAfterInPlaceUpdatesReplaysClean() throws {
+        let model = try SpecLoader.load(json: Self.lockout)
+        // A clock a second on per record: two wrong passwords in a row are two records, not a duplicate delivery.
+        let tick = SteppingClock()
+        let tracker = FlowTracker(sessionID: "s1", clock: { tick.next() })
+        let session = model.makeNamedSession(tracker: tracker)
+        try session.send("go") { _ in .string("ann@example.com") }
+        for _ in 0..<3 { try session.send("wrong") { _ in .string("") } }
+        try session.back()
+        // Back again leaves the password screen for the start: its in-place updates go with it.
+        try session.back()
+        #expect(session.state == "start")
+        try session.send("go") { _ in .string("ann@example.com") }
+        try session.send("ok") { _ in .string("") }
+        #expect(session.state == "home")
+        var replay = TraceReplay(model: model, spec: "lockout.json", options: TraceReplay.Options())
+        try replay.read(.text(tracker.jsonLines(), name: "log"))
+        let report = replay.finish()
+        // The back lands on the password screen (the in-place updates are that screen), as the app's back did.
+        #expect(report.findings.isEmpty, "\(report.findings)")
+        #expect(report.problems.isEmpty, "\(report.problems)")
+    }
+}
+
+/// A clock that moves one second on at each reading.
+final class SteppingClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seconds = 0.0
+    func next() -> Date {
+        lock.lock()
+        defer { lock.unlock() }
+        seconds += 1
+        return Date(timeIntervalSince1970: 1_800_000_000 + seconds)
+    }
 }

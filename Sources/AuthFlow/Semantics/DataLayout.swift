@@ -38,7 +38,7 @@
     @usableFromInline package let serverKeys: UInt64
     @usableFromInline package let serverValues: UInt64
     /// Whether some key is server-side: then back can reach configurations no forward move reaches.
-    package var hasServerKeys: Bool { isServer.contains(true) }
+    package let hasServerKeys: Bool
 
     /// The most bits the valued keys and counters of one flow may take together.
     package static let valueBits = 64
@@ -80,6 +80,7 @@
         }
         self.serverKeys = serverKeys
         self.serverValues = serverValues
+        self.hasServerKeys = self.isServer.contains(true)
     }
 
     /// The frame below `(keys, values)` as back leaves it: its client-side data, with the server-side data of the frame

@@ -319,7 +319,7 @@ extension FlowSession {
             storage.data.write(key, rules.value(of: k, keys: childKeys, values: childValues, output: sentValue))
         }
         storage.frames.append((childKeys, childValues))
-        storage.replaced.append(row.replace)
+        if rules.usesSection5History { storage.replaced.append(row.replace) }
         if storage.tracker != nil {
             // Only a tracked session builds what the tracker records (no list is made or released per move otherwise).
             let data = rules.trackedData(state: s, emission: index, clearKeys: row.clearKeys, clearValues: row.clearValues, keys: childKeys, values: childValues)

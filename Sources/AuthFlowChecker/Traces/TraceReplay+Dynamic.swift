@@ -97,6 +97,10 @@ extension TraceReplay {
             if case let .push(target, k, v) = successor.outcome {
                 return (.push(TraceFrame(state: target.rawValue, known: true, keys: k, values: v, recorded: 0), row: successor.row), assumed)
             }
+            if case let .replace(target, k, v) = successor.outcome {
+                return (.push(TraceFrame(state: target.rawValue, known: true, keys: k, values: v, recorded: 0, replaces: true),
+                              row: successor.row), assumed)
+            }
             if case let .reset(k, v) = successor.outcome {
                 return (.reset(row: successor.row, keys: k & ~configKeys, values: v & ~configValues), assumed)
             }
