@@ -282,7 +282,7 @@ package enum TraceCorpus {
                 for key in row.effects.setKeys + row.entry.setKeys { added |= 1 << UInt64(key) }
             }
             switch chosen.outcome {
-            case let .push(target, keys, values):
+            case let .push(target, keys, values), let .replace(target, keys, values):
                 var recordedAdds = added
                 if due, w.fault == .missingKey {
                     // Leave out a key the target requires that nothing recorded holds yet.

@@ -32,7 +32,7 @@ import Testing
                 for successor in successors {
                     let next: Frame
                     switch successor.outcome {
-                    case let .push(to, keys, values): next = Frame(state: to.index, keys: keys, values: values)
+                    case let .push(to, keys, values), let .replace(to, keys, values): next = Frame(state: to.index, keys: keys, values: values)
                     case .reset: next = start
                     case .illegal: continue
                     }
@@ -62,7 +62,7 @@ import Testing
                 return added == path.chosen[i]
             }, "step \(i + 1), \(name) with \(path.chosen[i]), is not a move")
             switch move.outcome {
-            case let .push(target, keys, values): frame = (target.index, keys, values)
+            case let .push(target, keys, values), let .replace(target, keys, values): frame = (target.index, keys, values)
             case .reset: frame = (model.initial.index, root.keys, root.values)
             case .illegal: break
             }

@@ -48,7 +48,7 @@ import Testing
         return successors.map { successor in
             let event = model.events[successor.event.index]
             switch successor.outcome {
-            case let .push(target, keys, values): return "\(event) → \(model.states[target.index]) \(text(model, keys: keys, values: values))"
+            case let .push(target, keys, values), let .replace(target, keys, values): return "\(event) → \(model.states[target.index]) \(text(model, keys: keys, values: values))"
             case .reset: return "\(event) → reset"
             case .illegal: return "\(event) → illegal"
             }

@@ -76,7 +76,7 @@ import Testing
         // rows and anywhere
         edit("a misspelt row key", #""to": "start", "clears": ["password"]"#, #""to": "start", "claers": ["password"]"#,
              "$.transitions[5].claers", at: "36:57", #""claers""#,
-             "unknown key 'claers' (did you mean 'clears'?); allowed: from, on, to, when, clears, reset, adds, set, increment, keeps, or any key starting with 'x-'"),
+             "unknown key 'claers' (did you mean 'clears'?); allowed: from, on, to, when, clears, reset, adds, set, increment, keeps, history, or any key starting with 'x-'"),
         edit("anywhere without to", #"{ "on": "timeout", "to": "expired", "by""#, #"{ "on": "timeout", "by""#,
              "$.anywhere[0].to", at: "43:5", #"{ "on""#, "missing required key 'to'"),
         edit("anywhere on not a string", #""on": "timeout""#, #""on": 5"#,

@@ -148,7 +148,7 @@ import Testing
     static let declarations: [Case] = [
         edit("unknown data kind", #""tries": { "max": 3 }"#, #""tries": { "count": 3 }"#,
              "$.data.tries.count", at: "10:16", #""count""#,
-             "unknown key 'count'; allowed: values, max, or any key starting with 'x-'"),
+             "unknown key 'count'; allowed: values, max, server, or any key starting with 'x-'"),
         edit("a declaration that is not an object", #""email": {},"#, #""email": [],"#,
              "$.data.email", at: "8:14", "[]", "the declaration of 'email' must be an object, found array"),
         edit("no values", #""values": ["ok", "mfa"]"#, #""values": []"#,
@@ -393,7 +393,7 @@ import Testing
              "$.anywhere[0].on", at: "43:5", #"{ "to""#, "missing required key 'on'"),
         edit("anywhere with an unknown key", #""except": ["start", "expired"]"#, #""unless": ["start", "expired"]"#,
              "$.anywhere[0].unless", at: "43:57", #""unless""#,
-             "unknown key 'unless'; allowed: on, to, by, when, except, adds, set, increment, clears, stay, or any key starting with 'x-'"),
+             "unknown key 'unless'; allowed: on, to, by, when, except, adds, set, increment, clears, stay, history, or any key starting with 'x-'"),
         edit("anywhere by neither user nor system", #""by": "system", "except""#, #""by": "server", "except""#,
              "$.anywhere[0].by", at: "43:47", #""server""#, "by must be \"user\" or \"system\", found 'server'"),
         edit("anywhere with a guard on an unknown value", #""by": "system", "except""#,

@@ -164,6 +164,12 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
         }
     }
 
+    /// Sets `key` to `value` (removes it for `nil`) outside any frame's changes: what the user's back carries over
+    /// (section 5's server-side keys), which no later pop undoes by itself.
+    @usableFromInline package mutating func overwrite(_ key: Key, with value: Value?) {
+        _ = set(key, to: value)
+    }
+
     /// Removes every frame: back to the root, holding only `entries` (what a reset row keeps), which no pop removes.
     @usableFromInline package mutating func reset<S: Sequence>(keeping entries: S) where S.Element == (Key, Value) {
         reset()

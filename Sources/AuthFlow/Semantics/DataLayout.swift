@@ -32,12 +32,19 @@
     package let configKeys: UInt64
     /// The fields of the configuration keys in `values`.
     package let configValues: UInt64
+    /// Section 5: per key, whether it is server-side (the user's back and a reset leave it as it is).
+    package let isServer: [Bool]
+    /// The presence bits and the fields in `values` of the server-side keys: what back carries over from the frame it leaves.
+    @usableFromInline package let serverKeys: UInt64
+    @usableFromInline package let serverValues: UInt64
+    /// Whether some key is server-side: then back can reach configurations no forward move reaches.
+    package let hasServerKeys: Bool
 
     /// The most bits the valued keys and counters of one flow may take together.
     package static let valueBits = 64
 
     /// A layout for keys of these kinds; `nil` when their fields need more than ``valueBits`` bits.
-    package init?(kinds: [Kind], domains: [[String]], isConfig: [Bool]) {
+    package init?(kinds: [Kind], domains: [[String]], isConfig: [Bool], isServer: [Bool] = []) {
         var shift: [UInt8] = []
         var width: [UInt8] = []
         var used = 0
@@ -65,6 +72,22 @@
         }
         self.configKeys = configKeys
         self.configValues = configValues
+        self.isServer = kinds.indices.map { isServer.indices.contains($0) && isServer[$0] }
+        var serverKeys: UInt64 = 0, serverValues: UInt64 = 0
+        for k in self.isServer.indices where self.isServer[k] {
+            serverKeys |= 1 << UInt64(k)
+            serverValues |= width[k] == 0 ? 0 : ((1 << UInt64(width[k])) - 1) << UInt64(shift[k])
+        }
+        self.serverKeys = serverKeys
+        self.serverValues = serverValues
+        self.hasServerKeys = self.isServer.contains(true)
+    }
+
+    /// The frame below `(keys, values)` as back leaves it: its client-side data, with the server-side data of the frame
+    /// back leaves (`serverKeys`, `serverValues`), which back never undoes.
+    @inline(__always) @inlinable package func back(to keys: UInt64, _ values: UInt64, server fromKeys: UInt64, _ fromValues: UInt64)
+        -> (keys: UInt64, values: UInt64) {
+        ((keys & ~serverKeys) | (fromKeys & serverKeys), (values & ~serverValues) | (fromValues & serverValues))
     }
 
     /// The bits a field holding 0…`maximum` needs.

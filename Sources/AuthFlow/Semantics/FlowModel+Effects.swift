@@ -76,7 +76,7 @@ extension FlowModel.GuardedRow {
             (k, v) = effects.applying(keys: k, values: v, layout: layout)
             (k, v) = entry.applying(keys: k, values: v, layout: layout)
         }
-        return .push(to, keys: k, values: v)
+        return replace ? .replace(to, keys: k, values: v) : .push(to, keys: k, values: v)
     }
 }
 
@@ -121,7 +121,7 @@ extension FlowModel.Outcome {
     /// The frame the move leads to: the pushed one, or for a reset the new run's root at `initial`; `nil` when illegal.
     package func landing(initial: StateID) -> (state: StateID, keys: UInt64, values: UInt64)? {
         switch self {
-        case let .push(to, keys, values): return (to, keys, values)
+        case let .push(to, keys, values), let .replace(to, keys, values): return (to, keys, values)
         case let .reset(keys, values): return (initial, keys, values)
         case .illegal: return nil
         }

@@ -19,6 +19,8 @@ extension FlowModel {
         @usableFromInline package var clearValues: UInt64
         /// Whether it starts the flow again.
         @usableFromInline package var reset: Bool
+        /// Section 5, `"history": "replace"`: the move replaces the top frame instead of pushing one (`to` is the state it leaves).
+        @usableFromInline package var replace = false
         /// Its index in ``FlowModel/rows``.
         @usableFromInline package var row: Int
         /// Its own effects after its clears (adds, set, increment; no clears), and the `entry` of `to`.
@@ -96,6 +98,9 @@ extension FlowModel {
     package enum Outcome: Hashable, Sendable {
         /// The row pushes this frame.
         case push(StateID, keys: UInt64, values: UInt64)
+        /// A `"history": "replace"` row: this frame replaces the top one (the screen updated in place); back then
+        /// goes to the frame below it.
+        case replace(StateID, keys: UInt64, values: UInt64)
         /// A reset row: the stack becomes one frame at the initial state with this data (the variant's
         /// config values and the keys the row keeps; exactly the variant's root when it keeps none).
         case reset(keys: UInt64, values: UInt64)

@@ -57,6 +57,8 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         @usableFromInline var data = DataStack<Key, Value>()
         /// For an `authflow/2` session: the dense frame of each step, root first, parallel to the machine's history.
         @usableFromInline var frames: [(keys: UInt64, values: UInt64)] = []
+        /// Parallel to ``frames``: whether each frame updated the one below in place (section 5's `"history": "replace"`).
+        @usableFromInline var replaced: [Bool] = []
         @usableFromInline var tracker: FlowTracker?
         @usableFromInline var presenter: ((Result<Step, Error>) -> Void)?
         /// Whether an operation is running (and may be calling out to the presenter, an observer…).
@@ -147,7 +149,10 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         self.terminals = terminals
         self._s = .allocate(capacity: 1)
         _s.initialize(to: _Storage(tracker: tracker))
-        if let rules { _s.pointee.frames = [rules.root] }
+        if let rules {
+            _s.pointee.frames = [rules.root]
+            _s.pointee.replaced = [false]
+        }
         _checkInvariants()
     }
 
@@ -285,7 +290,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
 
     /// Why ``back()`` would fail now, or `nil` when it would succeed.
     @inlinable @inline(__always) public var backRefusal: BackRefusal? {
-        if !machine.canUndo { return .atRoot }
+        if !machine.canUndo || _backFrames == 0 { return .atRoot }
         let state = machine.state
         if isTerminal(state) { return .terminal }
         if !contractAllowsBack(state) { return .disabled }
@@ -403,11 +408,45 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         } catch {
             throw .transition(error)
         }
-        try? storage.data.pop()
-        if _rules != nil, storage.frames.count > 1 { storage.frames.removeLast() }
+        if let rules = _rules, rules.usesSection5History {
+            _userBack(rules)
+        } else {
+            try? storage.data.pop()
+            if _rules != nil, storage.frames.count > 1 { storage.frames.removeLast() }
+        }
         if storage.tracker != nil { track(.undo, from: from, to: machine.state) }
         if storage.presenter != nil { present() }
         return machine.state
+    }
+
+    /// How many frames the user's back takes off: the top one and every frame that updated it in place
+    /// (section 5's `"history": "replace"`); 0 when that would leave no frame (the user is at the root's screen).
+    @inlinable var _backFrames: Int {
+        let replaced = storage.replaced
+        guard replaced.count > 1 else { return 1 }
+        var count = 1
+        while count < replaced.count && replaced[replaced.count - count] { count += 1 }
+        return count < replaced.count ? count : 0
+    }
+
+    /// The user's back in a flow with section 5's keys, once the machine's top is undone: the frames ``_backFrames`` counts
+    /// come off, and the server-side data stays as it is now.
+    @usableFromInline @inline(never)
+    func _userBack(_ rules: SessionRules<State, Event, Key, Value>) {
+        let held = rules.serverKeyIDs.map { storage.data[rules.keys[$0]] }
+        let count = _backFrames
+        // The machine's top is undone already; the frames that updated the screen in place go with it.
+        for _ in 1..<max(1, count) { _ = try? machine.undo() }
+        guard storage.frames.count > count else { return }
+        let left = storage.frames[storage.frames.count - 1]
+        for _ in 0..<count {
+            try? storage.data.pop()
+            storage.frames.removeLast()
+            storage.replaced.removeLast()
+        }
+        for (position, k) in rules.serverKeyIDs.enumerated() { storage.data.overwrite(rules.keys[k], with: held[position]) }
+        let below = storage.frames[storage.frames.count - 1]
+        storage.frames[storage.frames.count - 1] = rules.layout.back(to: below.keys, below.values, server: left.keys, left.values)
     }
 
     /// Undoes one step regardless of the screen's back policy: for tools that backtrack, such as the checker.
@@ -426,7 +465,10 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
             throw .cannotGoBack(state: from, reason: .atRoot)
         }
         try? storage.data.pop()
-        if _rules != nil, storage.frames.count > 1 { storage.frames.removeLast() }
+        if _rules != nil, storage.frames.count > 1 {
+            storage.frames.removeLast()
+            if storage.replaced.count > 1 { storage.replaced.removeLast() }
+        }
         if storage.tracker != nil { track(.undo, from: from, to: machine.state) }
         if storage.presenter != nil { present() }
         return machine.state
@@ -453,6 +495,8 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         if let rules = _rules {
             storage.frames.removeAll(keepingCapacity: true)
             storage.frames.append(rules.root)
+            storage.replaced.removeAll(keepingCapacity: true)
+            storage.replaced.append(false)
         }
         track(.reset, from: from, to: machine.state)
         present()

@@ -10,8 +10,9 @@ final class SessionMoves {
     /// What a branch of an emission does from a frame: the first row that holds, and the data after the effects.
     @usableFromInline struct Outcome {
         /// The row that fires, or `nil` when none holds (an illegal transition): its target, whether it starts the flow
-        /// again, its clears, and every key it or its target's `entry` may change (as bits).
-        @usableFromInline var row: (to: Int, reset: Bool, clearKeys: UInt64, clearValues: UInt64, touched: UInt64)?
+        /// again, whether it replaces the top frame (section 5's `"history": "replace"`), its clears, and every key it or
+        /// its target's `entry` may change (as bits).
+        @usableFromInline var row: (to: Int, reset: Bool, replace: Bool, clearKeys: UInt64, clearValues: UInt64, touched: UInt64)?
         /// The data after the emission's effects, before the row's.
         @usableFromInline var keys: UInt64
         @usableFromInline var values: UInt64
@@ -226,9 +227,10 @@ final class SessionMoves {
         }
         guard r >= 0 else { return Outcome(row: nil, keys: k, values: v) }
         let row = rowList[rowStart[flat] + r]
-        var outcome = Outcome(row: (row.to.index, row.reset, row.clearKeys, row.clearValues, rowTouched[rowStart[flat] + r]), keys: k, values: v)
+        var outcome = Outcome(row: (row.to.index, row.reset, row.replace, row.clearKeys, row.clearValues, rowTouched[rowStart[flat] + r]),
+                              keys: k, values: v)
         switch row.outcome(keys: k, values: v, layout: layout) {
-        case let .push(_, keys, values), let .reset(keys, values):
+        case let .push(_, keys, values), let .replace(_, keys, values), let .reset(keys, values):
             outcome.nextKeys = keys
             outcome.nextValues = values
         case .illegal:

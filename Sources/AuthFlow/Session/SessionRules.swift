@@ -45,6 +45,12 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     /// makes a value per key it writes nor reads a value's text to find its branch.
     @usableFromInline let domainValues: [[Value]]
     @usableFromInline private(set) var root: (keys: UInt64, values: UInt64)
+    /// Section 5: the server-side counters, as bits by key id (a counter has no presence bit to find it by).
+    @usableFromInline let serverCounters: UInt64
+    /// Section 5: the server-side keys, by id (empty in a flow without them).
+    @usableFromInline let serverKeyIDs: [Int]
+    /// Section 5: whether the user's back is more than taking off one frame (server-side keys, or rows that replace).
+    @usableFromInline let usesSection5History: Bool
 
     /// The config values of the variant, as the app's values.
     private(set) var config: [Key: Value] = [:]
@@ -60,6 +66,9 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
         self.keyIndex = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let layout = model.layout
         self.layout = layout
+        self.serverKeyIDs = layout.isServer.indices.filter { layout.isServer[$0] }
+        self.serverCounters = serverKeyIDs.reduce(0) { layout.isCounter($1) ? $0 | 1 << UInt64($1) : $0 }
+        self.usesSection5History = !serverKeyIDs.isEmpty || model.emissions.joined().contains { $0.rows.contains(where: \.replace) }
         self.domainValues = layout.domains.map { $0.map(values.makeText) }
         self.moves = SessionMoves(model: model)
         var addValuedStart = [0], addValuedKeys: [Int] = [], addValuedChoices: [[Int]] = []
@@ -269,7 +278,8 @@ extension FlowSession {
             // The run ends and a new one starts at the variant's root with the keys the row keeps: nothing to undo.
             let to = machine.initial
             var kept: [(Key, Value)] = []
-            var bits = outcome.nextKeys & ~rules.root.keys
+            // Kept presence and valued keys have their bit; server-side counters (always kept) have none.
+            var bits = outcome.nextKeys & ~rules.root.keys | rules.serverCounters
             while bits != 0 {
                 let k = bits.trailingZeroBitCount
                 bits &= bits - 1
@@ -282,6 +292,8 @@ extension FlowSession {
             storage.data.reset(keeping: kept)
             storage.frames.removeAll(keepingCapacity: true)
             storage.frames.append((outcome.nextKeys, outcome.nextValues))
+            storage.replaced.removeAll(keepingCapacity: true)
+            storage.replaced.append(false)
             if storage.tracker != nil { track(.reset, from: from, event: event, to: to) }
             if storage.presenter != nil { present() }
             return Transition(from: from, on: event, to: to)
@@ -293,9 +305,11 @@ extension FlowSession {
             refusal = .machine(error)
             return nil
         }
+        // A `"history": "replace"` row is a frame of its own too, marked: undo takes it off alone (as the checker
+        // backtracks), the user's back takes it off with the frame it updated (see ``_backFrames``).
+        storage.data.beginFrame()
         let childKeys = outcome.nextKeys
         let childValues = outcome.nextValues
-        storage.data.beginFrame()
         var bits = moves.touched[flat] | row.touched
         while bits != 0 {
             let k = bits.trailingZeroBitCount
@@ -305,6 +319,7 @@ extension FlowSession {
             storage.data.write(key, rules.value(of: k, keys: childKeys, values: childValues, output: sentValue))
         }
         storage.frames.append((childKeys, childValues))
+        if rules.usesSection5History { storage.replaced.append(row.replace) }
         if storage.tracker != nil {
             // Only a tracked session builds what the tracker records (no list is made or released per move otherwise).
             let data = rules.trackedData(state: s, emission: index, clearKeys: row.clearKeys, clearValues: row.clearValues, keys: childKeys, values: childValues)

@@ -70,9 +70,9 @@ extension FlowModel {
             list.allSatisfy { emission in
                 emission.when == nil && emission.clearKeys == 0 && emission.addValued.isEmpty && emission.setKeys.isEmpty
                     && emission.increment.isEmpty && emission.rows.count <= 1 && !emission.bySystem
-                    && emission.rows.allSatisfy { $0.when == nil && $0.clearKeys == 0 && !$0.reset && !$0.hasEffects }
+                    && emission.rows.allSatisfy { $0.when == nil && $0.clearKeys == 0 && !$0.reset && !$0.hasEffects && !$0.replace }
             }
-        } && builder.configKeys.isEmpty && spec.anywhere.isEmpty
+        } && builder.configKeys.isEmpty && builder.serverKeys.isEmpty && spec.anywhere.isEmpty
             && builder.anyOf.allSatisfy(\.isEmpty) && builder.optional.allSatisfy(\.isEmpty)
         for i in properties.indices { properties[i].text = properties[i].condition.text(self) }
     }
@@ -111,6 +111,8 @@ struct _FlowModelBuilder {
     var kinds = [DataLayout.Kind](repeating: .presence, count: KeySet.capacity)
     var domains = [[String]](repeating: [], count: KeySet.capacity)
     var configKeys: [KeyID] = []
+    /// Section 5: the keys declared `"server": true`, in declaration order.
+    var serverKeys: [KeyID] = []
     /// Keys whose declaration in `data` or `config` was refused (reported once; their uses are not).
     var refusedKeys = Set<KeyID>()
     var fieldMasks: [UInt64] = []

@@ -131,7 +131,8 @@ extension _FlowModelBuilder {
             }
             guarded.keepKeys = 0
             guarded.keepValues = 0
-            for key in configKeys {
+            // Config values stay the variant's; server-side keys are never undone by a reset (its clears still apply).
+            for key in configKeys + serverKeys {
                 guarded.keepKeys |= 1 << UInt64(key.index)
                 guarded.keepValues |= layoutMask(key)
             }
@@ -143,6 +144,8 @@ extension _FlowModelBuilder {
                     fail(at.text, "'\(Self.shown(name))' is kept twice; list each key once")
                 } else if configKeys.contains(key) {
                     fail(at.text, "'\(Self.shown(name))' is a config key: every reset keeps the variant's config values; remove it from keeps")
+                } else if serverKeys.contains(key) {
+                    fail(at.text, "'\(Self.shown(name))' is a server-side key: every reset keeps it as it is; remove it from keeps")
                 } else if isCounter(key) {
                     fail(at.text, "'\(Self.shown(name))' is a counter: a new run starts it at 0; keeps takes presence and valued keys")
                 } else {

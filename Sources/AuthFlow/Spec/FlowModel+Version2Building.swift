@@ -12,6 +12,7 @@ extension _FlowModelBuilder {
         for declaration in spec.data {
             let path = root.member("data").member(declaration.key)
             guard let key = key(declaration.key, at: path.text) else { continue }
+            if declaration.server { serverKeys.append(key) }
             switch declaration.kind {
             case .presence:
                 kinds[key.index] = .presence
@@ -267,7 +268,8 @@ extension _FlowModelBuilder {
         let keyCount = keys.count
         let kindsUsed = Array(kinds.prefix(keyCount))
         guard let layout = DataLayout(kinds: kindsUsed, domains: Array(domains.prefix(keyCount)),
-                                      isConfig: (0..<keyCount).map { configKeys.contains(KeyID($0)) }) else {
+                                      isConfig: (0..<keyCount).map { configKeys.contains(KeyID($0)) },
+                                      isServer: (0..<keyCount).map { serverKeys.contains(KeyID($0)) }) else {
             fail("$.data", "the valued keys and counters need \(DataLayout.bitsNeeded(kindsUsed)) bits; a flow's may take at most \(DataLayout.valueBits)")
             return
         }
@@ -332,6 +334,11 @@ extension _FlowModelBuilder {
         for (i, entry) in spec.anywhere.enumerated() {
             let path = root.member("anywhere").index(i)
             // `stay`: each state the entry reaches goes back to itself; `to` is then unused.
+            if entry.replace && !entry.stay {
+                fail(path.member("history").text, "\"history\": \"replace\" updates the screen in place, so an anywhere entry that takes it "
+                     + "must stay on that screen (stay: true)")
+                continue
+            }
             let target = entry.stay ? nil : checkState(entry.to, at: path.member("to").text, role: "anywhere target")
             guard entry.stay || target != nil, let templateState = target ?? initial else { continue }
             var excluded = Set<Int>()
@@ -381,6 +388,7 @@ extension _FlowModelBuilder {
                     row.entry = entries[to.index]
                     row.hasEffects = !row.entry.isEmpty
                 }
+                row.replace = entry.replace
                 own.rows = [row]
                 emissions[state].append(own)
                 rows.append(FlowModel.Row(from: StateID(state), event: event, to: to))
@@ -415,6 +423,18 @@ extension _FlowModelBuilder {
                 guarded.clearValues |= layoutMask(key)
             }
             compileRowEffects(row, into: &guarded, at: rowPath())
+            if row.replace {
+                if row.reset {
+                    fail(rowPath().member("history").text, "a reset row starts a new history of one frame, so it replaces nothing; "
+                         + "remove \"history\" (or \"reset\")")
+                } else if compiledRow.to != compiledRow.from {
+                    fail(rowPath().member("history").text, "\"history\": \"replace\" updates the screen in place, so the row must go back "
+                         + "to its own state: it goes from '\(Self.shown(row.from))' to '\(Self.shown(row.to))'; "
+                         + "write \"to\": \"\(Self.shown(row.from))\", or remove \"history\" to open a new screen")
+                } else {
+                    guarded.replace = true
+                }
+            }
             let state = compiledRow.from.index
             if let e = emissionOf[Int64(state) << 32 | Int64(compiledRow.event.rawValue)] {
                 emissions[state][e].rows.append(guarded)

@@ -17,10 +17,14 @@ extension FlowSpec {
 
         public var key: String
         public var kind: Kind
+        /// Section 5: a **server-side** key (a failed-attempt counter, a lockout): the user's back and a reset leave it
+        /// as it is, only effects change it.
+        public var server: Bool
 
-        public init(_ key: String, _ kind: Kind) {
+        public init(_ key: String, _ kind: Kind, server: Bool = false) {
             self.key = key
             self.kind = kind
+            self.server = server
         }
     }
 
@@ -131,6 +135,9 @@ extension FlowSpec {
         public var to: String
         /// Whether the row goes back to the state it leaves, in each state it reaches (instead of ``to``).
         public var stay = false
+        /// Section 5, `"history": "replace"` (with ``stay`` only): the move updates the screen in place, replacing the
+        /// top frame of the history instead of pushing one.
+        public var replace = false
         public var by: Sender
         public var when: Guard?
         public var except: [String]

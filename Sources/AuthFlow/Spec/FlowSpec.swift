@@ -100,6 +100,9 @@ public struct FlowSpec: Hashable, Sendable {
         public var increment: [String] = []
         /// `authflow/2`, reset rows: keys whose values (after the emission's effects) the new run starts with.
         public var keeps: [String] = []
+        /// Section 5, `"history": "replace"`: the move updates the screen in place (`to` equals `from`), replacing the
+        /// top frame of the history instead of pushing one; back afterwards goes to the frame below.
+        public var replace = false
 
         public init(from: String, on: String, to: String) {
             self.from = from

@@ -21,19 +21,19 @@ package enum SpecKeys {
     /// The keys of a transition row in an `authflow/1` file.
     package static let transition1 = ["from", "on", "to"]
     /// The keys of a transition row an `authflow/2` file may hold that an `authflow/1` file may not.
-    package static let transitionAdded2 = ["when", "clears", "reset", "adds", "set", "increment", "keeps"]
+    package static let transitionAdded2 = ["when", "clears", "reset", "adds", "set", "increment", "keeps", "history"]
 
     /// The keys of `passcode`.
     package static let passcode = ["maxLength", "alphabet"]
 
     /// The keys of a declaration in `data` (`authflow/2`).
-    package static let dataDeclaration = ["values", "max"]
+    package static let dataDeclaration = ["values", "max", "server"]
     /// The keys of an object in a step's `requires` (`authflow/2`).
     package static let requirement = ["anyOf"]
     /// The keys of an emission written as an object (`authflow/2`).
     package static let emission = ["adds", "set", "clears", "increment", "when", "by"]
     /// The keys of an `anywhere` row (`authflow/2`).
-    package static let anywhere = ["on", "to", "by", "when", "except", "adds", "set", "increment", "clears", "stay"]
+    package static let anywhere = ["on", "to", "by", "when", "except", "adds", "set", "increment", "clears", "stay", "history"]
     /// The keys of a step's `entry` (`authflow/2`): the effects of every forward move into the step.
     package static let entry = ["clears", "adds", "set", "increment"]
     /// The keys of a user property (`authflow/2`): an id, a description and exactly one of ``propertyKinds``.

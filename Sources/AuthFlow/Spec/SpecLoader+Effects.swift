@@ -64,6 +64,28 @@ extension _SpecReader {
         row.increment = strings(fields["increment"], at: rowPath.member("increment"), what: "increment", name: "data key",
                                 maxCount: SpecLimits.maxKeysPerList) ?? []
         row.keeps = strings(fields["keeps"], at: rowPath.member("keeps"), what: "keeps", name: "data key", maxCount: SpecLimits.maxKeysPerList) ?? []
+        if let history = fields["history"] { row.replace = readHistory(history, at: rowPath.member("history")) ?? false }
+    }
+
+    /// A move's `history`: `"replace"` (the move updates the screen in place); `nil` after failing.
+    mutating func readHistory(_ node: JSONNode, at path: JSONPath) -> Bool? {
+        guard case let .string(text) = node.value, text == "replace" else {
+            let found: String
+            if case let .string(text) = node.value { found = "'\(SpecLimits.shown(text))'" } else { found = node.value.typeName }
+            fail(path, node, "history takes \"replace\" (the move updates the screen in place instead of opening a new one), found \(found); "
+                 + "remove history for a move that opens a new screen")
+            return nil
+        }
+        return true
+    }
+
+    /// A `true`/`false` flag named `what` (a data key's `server`).
+    mutating func readFlag(_ node: JSONNode, at path: JSONPath, what: String) -> Bool {
+        guard case let .bool(flag) = node.value else {
+            fail(path, node, "\(what) must be true or false, found \(node.value.typeName)")
+            return false
+        }
+        return flag
     }
 
     /// An `anywhere` entry's `stay`: `true` sends the row back to the state it leaves; it replaces `to`.

@@ -18,16 +18,17 @@ extension _SpecReader {
             note(keyPath, member.value)
             guard let fields = members(member.value, at: keyPath, known: SpecKeys.dataDeclaration,
                                        what: "the declaration of '\(SpecLimits.shown(member.key))'") else { continue }
+            let server = fields["server"].map { readFlag($0, at: keyPath.member("server"), what: "server") } ?? false
             switch (fields["values"], fields["max"]) {
             case (nil, nil):
-                declarations.append(.init(member.key, .presence))
+                declarations.append(.init(member.key, .presence, server: server))
             case let (values?, nil):
                 if let list = strings(values, at: keyPath.member("values"), what: "values", name: "value") {
-                    declarations.append(.init(member.key, .valued(list)))
+                    declarations.append(.init(member.key, .valued(list), server: server))
                 }
             case let (nil, max?):
                 if let bound = integer(max, at: keyPath.member("max"), what: "max") {
-                    declarations.append(.init(member.key, .counter(max: bound)))
+                    declarations.append(.init(member.key, .counter(max: bound), server: server))
                 }
             case (_?, let max?):
                 fail(keyPath.member("max"), max, "a key is valued ('values') or a counter ('max'), not both")
@@ -287,6 +288,14 @@ extension _SpecReader {
             guard let on, let to else { continue }
             var row = FlowSpec.AnywhereRow(on: on, to: to)
             row.stay = stay
+            if let history = fields["history"], let replace = readHistory(history, at: rowPath.member("history")) {
+                if replace && !stay {
+                    fail(rowPath.member("history"), history, "\"history\": \"replace\" updates the screen in place, so an anywhere entry "
+                         + "that takes it must stay on that screen: add \"stay\": true and remove \"to\" (or remove \"history\")")
+                    continue
+                }
+                row.replace = replace
+            }
             if let by = fields["by"] { row.by = sender(by, at: rowPath.member("by")) ?? .user }
             row.when = fields["when"].flatMap { guardSpec($0, at: rowPath.member("when")) }
             row.except = strings(fields["except"], at: rowPath.member("except"), what: "except", name: "state name") ?? []

@@ -386,7 +386,7 @@ struct PairSearch {
         let model = isOld ? old : new
         let config = isOld ? oldConfig : newConfig
         switch outcome {
-        case let .push(to, keys, values):
+        case let .push(to, keys, values), let .replace(to, keys, values):
             return .moves(state: model.states[to.index], data: Self.data(model, keys: keys & ~config, values: values))
         case let .reset(keys, values):
             // The root holds the config values, which a report leaves out (the variant names them), and the keys the row keeps.

@@ -227,7 +227,8 @@ struct FrameTable {
                 let adds = model.emissions[state][emission].addKeys
                 var move = Move(event: successor.event.rawValue, target: Self.illegal, walked: false, adds: adds, values: successor.effectValues)
                 switch successor.outcome {
-                case let .push(target, keys, values):
+                case let .push(target, keys, values), let .replace(target, keys, values):
+                    // A replace is a frame of its own for the walk (the runtime's undo takes it off alone), as for the runtime.
                     check.enabled = true
                     move.target = intern(Configuration(state: target.rawValue, keys: keys, values: values))
                     if let row = model.emissions[state][emission].rows.first(where: { $0.row == successor.row }), row.hasEffects {

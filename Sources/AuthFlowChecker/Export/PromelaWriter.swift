@@ -1,4 +1,5 @@
 import AuthFlow
+import Foundation
 
 /// The text of one Promela model: declarations, the roots, one option per move, back or the terminal wait.
 ///
@@ -83,7 +84,7 @@ struct PromelaWriter {
         out.append(contentsOf: roots)
         if depth != nil { out.append("end:") }
         out.append("    do")
-        let options = moves + (depth == nil ? terminalWait() : backLines())
+        let options = moves + (depth == nil ? terminalWait() + backJumpLines() : backLines())
         // Promela wants an option in every loop: a flow with no move at all stops at its root.
         out.append(contentsOf: options.isEmpty ? ["    :: false   /* no move and no back from any state */"] : Self.grouped(options))
         out.append("    od")
@@ -295,6 +296,11 @@ struct PromelaWriter {
             after = after.applying(row.effects, layout: model.layout).applying(row.entry, layout: model.layout)
         }
         let target = row.to.index
+        if depth != nil && row.replace {
+            // Section 5's `"history": "replace"`: the top frame is updated in place; back then pops to the frame below.
+            let destination = Frame(slot: "sp")
+            return writes(target, data: after, from: destination, to: destination) + checks(entering: target, frame: destination)
+        }
         if depth != nil {
             let destination = Frame(slot: "sp")
             return ["sp++"] + writes(target, data: after, from: Frame(slot: "sp - 1"), to: destination)
@@ -389,9 +395,23 @@ struct PromelaWriter {
         return out
     }
 
-    /// Zeroes the top frame and drops it.
+    /// Zeroes the top frame and drops it; section 5's server-side keys go down to the frame below first, as back leaves them.
     private func popStatements() -> [String] {
-        var out = ["st[sp] = 0"]
+        var out: [String] = []
+        let data = model.layout
+        if data.hasServerKeys {
+            for word in 0..<layout.words {
+                var server: UInt64 = 0, used: UInt64 = 0
+                for k in word * layout.bitsPerWord..<min(model.keys.count, (word + 1) * layout.bitsPerWord) {
+                    used |= layout.bit(of: k).bit
+                    if data.isServer[k] { server |= layout.bit(of: k).bit }
+                }
+                guard server != 0 else { continue }
+                out.append("kd\(word)[sp - 1] = (kd\(word)[sp - 1] & \(used & ~server)) | (kd\(word)[sp] & \(server))")
+            }
+            for k in valueKeys where data.isServer[k] { out.append("v\(k)[sp - 1] = v\(k)[sp]") }
+        }
+        out.append("st[sp] = 0")
         for word in 0..<layout.words { out.append("kd\(word)[sp] = 0") }
         for k in valueKeys { out.append("v\(k)[sp] = 0") }
         out.append("sp--")
@@ -424,6 +444,35 @@ struct PromelaWriter {
             : " && " + noBack.map { "st[sp] != \($0)" }.joined(separator: " && ")
         return ["    /* back: pop the top frame where the spec allows it */",
                 "    :: d_step { sp > 0\(guardText) -> \(popStatements().joined(separator: "; ")) }"]
+    }
+
+    /// Section 5, the configurations model of a flow with server-side keys: back is no move of a configuration (it needs
+    /// the frame below), but with server-side keys it reaches configurations no forward move does. Each such landing is
+    /// an option from the configuration the back's excursion starts from (``BackReach/backJumps()``), so SPIN stores
+    /// every configuration the checker decides. A deadlocked configuration gets none: it stays an end state, as the
+    /// checker's `deadlock` says (about forward moves).
+    private mutating func backJumpLines() -> [String] {
+        guard model.layout.hasServerKeys else { return [] }
+        let reach = BackReach(model: model, limits: CheckLimits(), start: Date())
+        var out: [String] = []
+        var written = Set<[Int32]>()
+        var successors: [FlowModel.Successor] = []
+        for (from, to) in reach.backJumps() where written.insert([from, to]).inserted {
+            let source = reach.configurations[Int(from)], target = reach.configurations[Int(to)]
+            let state = Int(source.state)
+            model.successors(state: state, keys: source.keys, values: source.values, into: &successors)
+            if !successors.contains(where: { $0.outcome != .illegal }) && !model.isTerminal[state] && !model.isBackOnly[state] { continue }
+            var test = ["st == \(state)"]
+            for word in 0..<layout.words { test.append("kd\(word) == \(layout.word(word, of: KeySet(bits: source.keys)))") }
+            for k in valueKeys { test.append("v\(k) == \(model.layout.field(k, in: source.values))") }
+            var body = ["st = \(target.state)"]
+            for word in 0..<layout.words { body.append("kd\(word) = \(layout.word(word, of: KeySet(bits: target.keys)))") }
+            for k in valueKeys { body.append("v\(k) = \(model.layout.field(k, in: target.values))") }
+            body += checks(entering: Int(target.state), frame: top)
+            out.append("    /* " + PromelaExporter.comment("a push from \(model.states[state]), then back with the server's data of then") + " */")
+            out.append("    :: d_step { " + test.joined(separator: " && ") + " -> " + body.joined(separator: "; ") + " }")
+        }
+        return out
     }
 
     /// A terminal state waits in a self-loop (no new state), so pan's invalid end states are exactly the deadlocks.

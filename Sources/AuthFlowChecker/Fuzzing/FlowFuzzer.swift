@@ -200,7 +200,7 @@ public struct FlowFuzzer {
         guard model.emissions[state][index].branchCount(model.layout) == 1 else { return 4 }
         switch model.move(state: state, emission: index, branch: 0, keys: frame.keys, values: frame.packed).outcome {
         case .illegal: return options.illegalWeight
-        case let .push(to, _, _): return model.isTerminal[to.index] ? options.terminalWeight : 4
+        case let .push(to, _, _), let .replace(to, _, _): return model.isTerminal[to.index] ? options.terminalWeight : 4
         case .reset: return 4
         }
     }

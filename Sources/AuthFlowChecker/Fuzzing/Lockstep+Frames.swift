@@ -54,7 +54,7 @@ extension Lockstep {
             frames = [Frame(state: model.initial.rawValue, keys: rootKeys, values: kept, event: nil, packed: rootValues)]
             expected = kept
             target = model.initial
-        case let .push(to, childKeys, childValues):
+        case let .push(to, childKeys, childValues), let .replace(to, childKeys, childValues):
             var set: [Int: String] = [:]
             for key in keys where !layout.isValued(key) { set[key] = sent[key] }
             // A presence key the row's own effects or the target's entry add, not sent: the runtime holds the text the model shows.
@@ -62,7 +62,10 @@ extension Lockstep {
                 let added = (row.effects.addKeys | row.entry.addKeys) & childKeys
                 for key in model.keys.indices where added & (1 << UInt64(key)) != 0 && set[key] == nil { set[key] = FrameTable.presentText }
             }
-            frames.append(Frame(state: to.rawValue, keys: childKeys, values: set, event: name, packed: childValues))
+            // A screen updated in place is a frame of its own, marked, as the runtime keeps it: back takes it off with the one below.
+            var frame = Frame(state: to.rawValue, keys: childKeys, values: set, event: name, packed: childValues)
+            if case .replace = move.outcome { frame.replaces = true }
+            frames.append(frame)
             for (key, value) in set { expected[key] = value }
             target = to
         }

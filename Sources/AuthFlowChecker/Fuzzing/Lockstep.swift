@@ -14,6 +14,14 @@ struct Lockstep {
         var values: [Int: String]   // what this frame set, for the expected data after an undo
         var event: String?          // the event that pushed it (nil at the root)
         var packed: UInt64 = 0      // authflow/2: the valued keys' and counters' fields (``DataLayout``)
+        var replaces = false        // section 5: it updated the frame below in place (the user's back takes both off)
+    }
+
+    /// How many frames the user's back takes off: the top one and each frame that updated it in place; 0 at the root's screen.
+    var backFrames: Int {
+        var count = 1
+        while count < frames.count && frames[frames.count - count].replaces { count += 1 }
+        return count < frames.count ? count : 0
     }
 
     let model: FlowModel
@@ -59,7 +67,7 @@ struct Lockstep {
 
     /// Whether the user may go back now, by the spec.
     var backAllowed: Bool {
-        frames.count > 1 && !model.isTerminal[Int(top.state)] && model.canGoBack[Int(top.state)]
+        backFrames > 0 && !model.isTerminal[Int(top.state)] && model.canGoBack[Int(top.state)]
     }
 
     /// Starts at the root of `variant`; returns a violation found there, if any (`nil` too when the driver cannot run the variant).
@@ -100,9 +108,19 @@ struct Lockstep {
         case .back:
             actions.append(action)
             let accepted = driver.back()
-            let popped = frames.removeLast()
-            for key in popped.values.keys {
-                // Restore what the frames below say.
+            let leaving = frames.count - backFrames
+            let popped = frames[frames.count - 1]
+            var set = popped.values
+            for frame in frames[leaving...].dropLast() { set.merge(frame.values) { new, _ in new } }
+            frames.removeLast(frames.count - leaving)
+            let layout = model.layout
+            // Section 5: back leaves the server-side keys as they are; every other key is what the frames below say.
+            if layout.hasServerKeys {
+                let below = frames[frames.count - 1]
+                (frames[frames.count - 1].keys, frames[frames.count - 1].packed) = layout.back(to: below.keys, below.packed,
+                                                                                              server: popped.keys, popped.packed)
+            }
+            for key in set.keys where !layout.isServer[key] {
                 expected[key] = frames.reversed().lazy.compactMap { $0.values[key] }.first
             }
             steps.append(pathStep(event: "back"))

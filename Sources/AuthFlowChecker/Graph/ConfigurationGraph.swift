@@ -60,6 +60,12 @@ package struct ConfigurationGraph: Sendable {
     /// The configurations a reset lands on that are not a variant's root (its row keeps keys), each with the fewest
     /// forward moves that reach it: a one-frame stack of its own, which ``countStacks(depth:timeout:start:progress:)`` counts.
     let resetLandings: [(configuration: Int32, depth: Int32)]
+    /// Per configuration: the steps of its shortest path, pushes, replaces, resets and backs alike.
+    let depth: [Int32]
+    /// Section 5, a flow with server-side keys: the search over backs (``BackReach``) and each configuration's index in
+    /// it; `nil` otherwise, when every shortest path is a walk up the parents.
+    let backReach: BackReach?
+    let reachIndex: [Int32]
 
     /// Searches `model`'s configuration graph breadth-first within `limits`.
     ///
@@ -68,8 +74,13 @@ package struct ConfigurationGraph: Sendable {
     /// - Parameter edges: whether to keep the deduplicated edges, which only stack counts need;
     ///   without them every configuration has none, and the search is about a quarter cheaper.
     package init(model: FlowModel, limits: CheckLimits = CheckLimits(), start: Date = Date(), edges keepEdges: Bool = true) {
-        self.model = model
         let stateCount = model.stateCount
+        if model.layout.hasServerKeys {
+            let reach = BackReach(model: model, limits: limits, start: start)
+            self = ConfigurationGraph(model: model, reach: reach, edges: keepEdges)
+            return
+        }
+        self.model = model
         let progress = CheckProgress.current
         let isStatic = model.isStatic
         let requires = model.requires.map(\.bits)
@@ -159,7 +170,7 @@ package struct ConfigurationGraph: Sendable {
                 model.successors(state: Int(configuration.state), keys: configuration.keys, values: configuration.values, into: &successors)
                 for successor in successors {
                     switch successor.outcome {
-                    case let .push(target, keys, values):
+                    case let .push(target, keys, values), let .replace(target, keys, values):
                         if !visit(target, keys, values, event: successor.event, row: Int32(successor.row)) { break search }
                     case let .reset(keys, values):
                         // A reset lands on a root, already found, unless its row keeps keys: then on a configuration that
@@ -210,6 +221,89 @@ package struct ConfigurationGraph: Sendable {
         self.stoppedBy = stoppedBy
         self.index = index
         self.resetLandings = resetLandings
+        self.depth = distance
+        self.backReach = nil
+        self.reachIndex = []
+    }
+
+    /// The graph of a flow with server-side keys from its search over backs: configurations shortest first, each one's
+    /// parent the configuration its shortest path's last step (or, after a back, the back's whole excursion) starts from.
+    private init(model: FlowModel, reach: BackReach, edges keepEdges: Bool) {
+        self.model = model
+        let order = reach.settled
+        var position = [Int32](repeating: -1, count: reach.configurations.count)
+        for (i, c) in order.enumerated() { position[Int(c)] = Int32(i) }
+        var configurations: [Configuration] = [], parent: [Int32] = [], via: [Int32] = [], depth: [Int32] = []
+        var index: [Configuration: Int32] = [:]
+        var firstOfState = [Int32](repeating: -1, count: model.stateCount)
+        var firstUnmet = [Int32](repeating: -1, count: model.stateCount)
+        var edgeStart: [Int] = [], edgeTarget: [Int32] = [], edgeRow: [Int32] = []
+        var resetLandings: [(configuration: Int32, depth: Int32)] = []
+        var landed = Set<Int32>()
+        for (i, c) in order.enumerated() {
+            let configuration = reach.configurations[Int(c)]
+            configurations.append(configuration)
+            index[configuration] = Int32(i)
+            depth.append(reach.length[Int(c)])
+            switch reach.derivation[Int(c)] {
+            case .start:
+                parent.append(-1); via.append(-1)
+            case let .step(item, event):
+                parent.append(position[Int(item)]); via.append(event)
+            case let .back(item, _, _, _):
+                parent.append(position[Int(item)]); via.append(-2)
+            }
+            let state = Int(configuration.state)
+            if firstOfState[state] < 0 { firstOfState[state] = Int32(i) }
+            if firstUnmet[state] < 0, !model.meetsRequirements(state: state, keys: configuration.keys) { firstUnmet[state] = Int32(i) }
+        }
+        for (i, c) in order.enumerated() {
+            edgeStart.append(edgeTarget.count)
+            var seen = Set<Int32>()
+            for move in reach.moves[Int(c)] {
+                let target = position[Int(move.target)]
+                guard target >= 0 else { continue }
+                if move.kind == 2 {
+                    if parent[Int(target)] >= 0, landed.insert(target).inserted { resetLandings.append((target, depth[i] + 1)) }
+                    continue
+                }
+                if keepEdges, seen.insert(target).inserted {
+                    edgeTarget.append(target)
+                    edgeRow.append(move.row)
+                }
+            }
+        }
+        edgeStart.append(edgeTarget.count)
+        self.configurations = configurations
+        self.parent = parent
+        self.via = via
+        self.edgeStart = edgeStart
+        self.edgeTarget = edgeTarget
+        self.edgeRow = edgeRow
+        self.firstOfState = firstOfState
+        self.firstUnmet = firstUnmet
+        self.stoppedBy = reach.stoppedBy
+        self.index = index
+        self.resetLandings = resetLandings
+        self.depth = depth
+        self.backReach = reach
+        self.reachIndex = order
+    }
+
+    /// The steps of the shortest path to configuration `position`: each step's event id (-1 for back) and the configuration after it.
+    func steps(to position: Int32) -> [(event: Int32, configuration: Int32)] {
+        if let reach = backReach {
+            var graphIndex: [Int32: Int32] = [:]
+            for (i, c) in reachIndex.enumerated() { graphIndex[c] = Int32(i) }
+            return reach.steps(to: reachIndex[Int(position)]).map { ($0.event, graphIndex[$0.configuration] ?? -1) }
+        }
+        var chain: [(event: Int32, configuration: Int32)] = []
+        var cursor = position
+        while parent[Int(cursor)] >= 0 {
+            chain.append((via[Int(cursor)], cursor))
+            cursor = parent[Int(cursor)]
+        }
+        return chain.reversed()
     }
 
     /// The number of configurations found.
@@ -244,13 +338,7 @@ package struct ConfigurationGraph: Sendable {
 
     /// The events of the shortest path from its variant's root to configuration `position`.
     func events(to position: Int32) -> [String] {
-        var events: [String] = []
-        var cursor = position
-        while parent[Int(cursor)] >= 0 {
-            events.append(model.events[Int(via[Int(cursor)])])
-            cursor = parent[Int(cursor)]
-        }
-        return events.reversed()
+        steps(to: position).map { $0.event < 0 ? "back" : model.events[Int($0.event)] }
     }
 
     /// The configurations of `state` in breadth-first order, at most `limit` of them.
@@ -288,16 +376,10 @@ package struct ConfigurationGraph: Sendable {
     /// A parent is found before its children, so one pass in breadth-first order fills both.
     /// - Complexity: O(C) time and memory.
     func depthsAndRoots() -> (depth: [Int32], root: [Int32]) {
-        var depth = [Int32](repeating: 0, count: configurations.count)
         var root = [Int32](repeating: 0, count: configurations.count)
         for i in configurations.indices {
             let up = Int(parent[i])
-            if up < 0 {
-                root[i] = Int32(i)
-            } else {
-                depth[i] = depth[up] + 1
-                root[i] = root[up]
-            }
+            root[i] = up < 0 ? Int32(i) : root[up]
         }
         return (depth, root)
     }
@@ -319,15 +401,13 @@ package struct ConfigurationGraph: Sendable {
     /// order; a flow with valued keys or counters also gives each one's value (secrets redacted).
     /// Config keys are left out: they never change along a path, and the violation names its variant.
     func path(to position: Int32) -> [PathStep] {
-        var chain: [Int32] = []
-        var cursor = position
-        while cursor >= 0 {
-            chain.append(cursor)
-            cursor = parent[Int(cursor)]
-        }
-        return chain.reversed().map { at in
+        var root = position
+        while parent[Int(root)] >= 0 { root = parent[Int(root)] }
+        let chain = [(event: Int32(-1), configuration: root)] + steps(to: position)
+        return chain.enumerated().map { step, element in
+            let at = element.configuration
             let configuration = configurations[Int(at)]
-            let event = via[Int(at)]
+            let event = step == 0 ? -1 : element.event
             // An authflow/2 path shows the values after each step (secrets redacted; none for a presence key), even
             // when the flow has only presence keys, so every /2 report has them; a /1 path shows the keys alone.
             var values: [String: String]?
@@ -340,7 +420,7 @@ package struct ConfigurationGraph: Sendable {
                     if let value = entry.value { values?[entry.key] = value }
                 }
             }
-            return PathStep(event: event < 0 ? nil : model.events[Int(event)],
+            return PathStep(event: step == 0 ? nil : event < 0 ? "back" : model.events[Int(event)],
                             state: model.states[Int(configuration.state)], data: data, values: values)
         }
     }

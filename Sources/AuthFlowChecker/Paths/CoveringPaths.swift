@@ -105,7 +105,7 @@ public struct CoveringPaths: Sendable {
             for successor in successors {
                 let child: Int32?
                 switch successor.outcome {
-                case let .push(target, keys, values):
+                case let .push(target, keys, values), let .replace(target, keys, values):
                     child = graph.index[Configuration(state: target.rawValue, keys: keys, values: values)]
                 case let .reset(keys, values):
                     child = graph.index[Configuration(state: model.initial.rawValue, keys: keys, values: values)]

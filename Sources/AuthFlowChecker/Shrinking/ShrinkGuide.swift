@@ -46,13 +46,13 @@ struct ShrinkGuide {
     /// The events of the shortest path to the configuration `frame`, or nil when the graph does not hold it.
     func shortestPath(to frame: Configuration) -> [FuzzAction]? {
         guard let position = graph.index[frame] else { return nil }
-        return graph.events(to: position).map { .event($0, values: nil) }
+        return graph.events(to: position).map { $0 == "back" ? .back : .event($0, values: nil) }
     }
 
     /// Paths that reach `state` by the shortest routes the graph knows, shortest first.
     func shortestPaths(toState state: String, limit: Int) -> [[FuzzAction]] {
         guard let id = model.state(named: state) else { return [] }
-        return graph.configurations(of: id.index, limit: limit).map { graph.events(to: $0).map { .event($0, values: nil) } }
+        return graph.configurations(of: id.index, limit: limit).map { graph.events(to: $0).map { $0 == "back" ? .back : .event($0, values: nil) } }
     }
 
     /// Paths to the configurations of variant `variant` that break the spec's own rule `property`, nearest first
@@ -79,23 +79,22 @@ struct ShrinkGuide {
     /// The actions of the shortest path to configuration `position`, each event with the values that take the
     /// graph's branch (a valued key's value; a presence key the run's default), or none where the defaults do.
     func actions(to position: Int32) -> [FuzzAction] {
-        var chain: [Int32] = []
-        var cursor = position
-        while graph.parent[Int(cursor)] >= 0 {
-            chain.append(cursor)
-            cursor = graph.parent[Int(cursor)]
-        }
+        var from = position
+        while graph.parent[Int(from)] >= 0 { from = graph.parent[Int(from)] }
         var successors: [FlowModel.Successor] = []
-        return chain.reversed().enumerated().map { step, child in
-            let name = model.events[Int(graph.via[Int(child)])]
-            let from = graph.configurations[Int(graph.parent[Int(child)])], to = graph.configurations[Int(child)]
+        return graph.steps(to: position).enumerated().map { step, element in
+            let source = graph.configurations[Int(from)], to = graph.configurations[Int(element.configuration)]
+            from = element.configuration
+            // Section 5: a back on the way (server-side keys make it reach what no forward move does).
+            guard element.event >= 0 else { return .back }
+            let name = model.events[Int(element.event)]
             guard !model.layout.presenceOnly else { return .event(name, values: nil) }   // no values to choose
-            model.successors(state: Int(from.state), keys: from.keys, values: from.values, into: &successors)
+            model.successors(state: Int(source.state), keys: source.keys, values: source.values, into: &successors)
             guard let taken = successors.first(where: {
-                $0.event.index == Int(graph.via[Int(child)])
+                $0.event.index == Int(element.event)
                     && $0.outcome.landing(initial: model.initial).map { $0 == (StateID(to.state), to.keys, to.values) } == true
             }) else { return .event(name, values: nil) }
-            let emission = model.emissions[Int(from.state)][taken.emission]
+            let emission = model.emissions[Int(source.state)][taken.emission]
             guard !emission.addValued.isEmpty else { return .event(name, values: nil) }
             return .event(name, values: emission.outputKeys(keyCount: model.keys.count).map { k in
                 model.layout.isValued(k) ? model.layout.domains[k][model.layout.field(k, in: taken.effectValues)]

@@ -242,7 +242,8 @@ extension TraceReplay {
         switch dynamicMove(slot, top) {
         case let .push(frame, row):
             countTaken(row, from: top.state)
-            push(slot, TraceFrame(state: frame.state, known: known, keys: frame.keys, values: frame.values, recorded: recorded), line: line)
+            push(slot, TraceFrame(state: frame.state, known: known, keys: frame.keys, values: frame.values, recorded: recorded,
+                                  replaces: frame.replaces), line: line)
         case let .reset(row, keys, values):
             countTaken(row, from: top.state)
             restart(slot, keeping: (keys, values))
@@ -331,8 +332,17 @@ extension TraceReplay {
             if record.to != -2 && record.to != top.state { resync(slot, at: record.to) }
             return
         }
-        sessions.slots[slot].frames.removeLast()
-        let landed = sessions.slots[slot].frames[height - 2].state
+        // Back takes off the top frame and every frame that updated it in place (section 5); server-side data stays.
+        var count = 1
+        while count < height - 1 && sessions.slots[slot].frames[height - count].replaces { count += 1 }
+        sessions.slots[slot].frames.removeLast(count)
+        let below = height - count - 1
+        if model.layout.hasServerKeys, top.known, sessions.slots[slot].frames[below].known {
+            let frame = sessions.slots[slot].frames[below]
+            (sessions.slots[slot].frames[below].keys, sessions.slots[slot].frames[below].values) =
+                model.layout.back(to: frame.keys, frame.values, server: top.keys, top.values)
+        }
+        let landed = sessions.slots[slot].frames[below].state
         guard record.to != -2, record.to != landed else { return }
         if forbidden == nil && landed >= 0 {
             let to = record.to >= 0 ? model.states[Int(record.to)] : "'\(record.toName)'"

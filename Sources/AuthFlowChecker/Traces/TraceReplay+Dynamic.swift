@@ -74,7 +74,7 @@ extension TraceReplay {
             let successor = successors[i]
             let lands: (Int32, UInt64, UInt64)
             switch successor.outcome {
-            case let .push(target, k, v):
+            case let .push(target, k, v), let .replace(target, k, v):
                 guard !resetOnly, target.rawValue == record.to else { continue }
                 lands = (target.rawValue, k, v)
             case .reset:
@@ -96,6 +96,10 @@ extension TraceReplay {
             let successor = successors[chosen]
             if case let .push(target, k, v) = successor.outcome {
                 return (.push(TraceFrame(state: target.rawValue, known: true, keys: k, values: v, recorded: 0), row: successor.row), assumed)
+            }
+            if case let .replace(target, k, v) = successor.outcome {
+                return (.push(TraceFrame(state: target.rawValue, known: true, keys: k, values: v, recorded: 0, replaces: true),
+                              row: successor.row), assumed)
             }
             if case let .reset(k, v) = successor.outcome {
                 return (.reset(row: successor.row, keys: k & ~configKeys, values: v & ~configValues), assumed)
@@ -129,7 +133,7 @@ extension TraceReplay {
             for successor in successors where successor.event.rawValue == record.event {
                 let name: String
                 switch successor.outcome {
-                case let .push(target, _, _): name = model.states[target.index]
+                case let .push(target, _, _), let .replace(target, _, _): name = model.states[target.index]
                 case .reset: name = "a reset to \(model.states[Int(initial)])"
                 case .illegal: continue
                 }

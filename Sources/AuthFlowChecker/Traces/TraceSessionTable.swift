@@ -9,6 +9,8 @@ struct TraceFrame: Equatable {
     var values: UInt64
     /// The data keys the records say the app held, from each transition's `added` and `cleared`.
     var recorded: UInt64
+    /// Section 5: the move that made it updated the frame below in place (`"history": "replace"`); back takes both off.
+    var replaces = false
 }
 
 /// One open session: its id, its stack of frames, and what the report needs about it.

@@ -62,7 +62,7 @@ struct FrameMoves {
                 case .illegal:
                     let site = Int64(configuration.state) << 32 | Int64(successor.event.rawValue)
                     if illegal[site] == nil { illegal[site] = (Int32(i), successor.effectKeys, successor.effectValues) }
-                case let .push(target, keys, values):
+                case let .push(target, keys, values), let .replace(target, keys, values):
                     canMove[i] = true
                     if let child = graph.index[Configuration(state: target.rawValue, keys: keys, values: values)] {
                         reverse[Int(child)].append(Int32(i))

@@ -32,15 +32,12 @@ extension ModelChecker {
         struct Way: Hashable { var factors: UInt64; var root: Int32 }
         var first = [[Way: Int32]](repeating: [:], count: stateCount)
         var order = [[Way]](repeating: [], count: stateCount)
-        var depth = [Int32](repeating: 0, count: graph.count)
-        var root = [Int32](repeating: 0, count: graph.count)
+        let (depth, root) = graph.depthsAndRoots()
         for i in 0..<graph.count {
             if i & 4095 == 4095, deadline.hasPassed {
                 cut = true
                 break
             }
-            let up = Int(graph.parent[i])
-            if up < 0 { root[i] = Int32(i) } else { depth[i] = depth[up] + 1; root[i] = root[up] }
             let configuration = graph.configurations[i]
             let state = Int(configuration.state)
             guard watched[state] else { continue }
