@@ -6,6 +6,7 @@
 #   Benchmarks/run.sh --traces-only   only `authcheck traces` on generated corpora (writes up to 3.5 GB under .build-bench/traces)
 #   Benchmarks/run.sh --real-v2-only  only the lockstep walk on real authflow/2 flows (Benchmarks/specs/) and `authcheck check` on them
 #   Benchmarks/run.sh --diff-only     only `authcheck diff` on two versions of the largest flows (Benchmarks/specs/diff/)
+#   Benchmarks/run.sh --ways-in-only  only the ways-in report against `check` without it, on the largest flow in Specs/
 #
 # Options after the script name go to authcheck-bench (--quick, --repeat N, --no-spin, --traces-only first).
 # SPIN is compared when `spin` is on the PATH (Debian: apt-get install spin) and a C compiler is.
@@ -67,6 +68,115 @@ PY
 }
 if [ "${1:-}" = "--diff-only" ]; then
   diff_section
+  exit 0
+fi
+# The ways-in report (section 6) against `check` without it, on the largest flow in `Specs/` (by configurations):
+# the same spec with `factors` and every step's `assurance` taken out is "without". Both sides run interleaved,
+# as shipped; CPU seconds (user + system of the child processes) are summed over all runs of a side, in one run
+# of this script, since the shared machine's load moves wall time by tens of percent. Section and target line
+# go in place in results.md, before ## Targets.
+ways_in_section() {
+  python3 - "$scratch/release/authcheck" "${WAYS_IN_RUNS:-30}" <<'PY'
+import glob, json, os, re, resource, statistics, subprocess, sys, tempfile, time
+authcheck, runs = sys.argv[1], int(sys.argv[2])
+def report(args):
+    run = subprocess.run([authcheck, "check", "--format", "json"] + args, capture_output=True)
+    if run.returncode not in (0, 1):
+        sys.exit(f"authcheck check {args} exited {run.returncode}: {run.stderr.decode()}")
+    return json.loads(run.stdout)
+def first(document):
+    return document["reports"][0] if "reports" in document else document
+sizes = [(first(report([path]))["stats"]["configurations"], path) for path in sorted(glob.glob("Specs/*.json"))]
+configurations, largest = max(sizes)
+spec = json.load(open(largest))
+stripped = dict(spec)
+stripped.pop("factors", None)
+stripped["steps"] = {name: {k: v for k, v in step.items() if k != "assurance"} for name, step in spec["steps"].items()}
+if stripped == spec:
+    sys.exit(f"{largest} declares no factors: nothing to measure")
+scratch = tempfile.mkdtemp()
+without = os.path.join(scratch, os.path.basename(largest))
+json.dump(stripped, open(without, "w"), indent=2)
+ways = sum(len(v) for v in (first(report([largest])).get("waysIn") or {}).values())
+def measure(args):
+    """Interleaved runs of `check ARGS` on both sides: (CPU s summed, median wall s, median report s) per side."""
+    cpu = {"with": 0.0, "without": 0.0}
+    wall = {"with": [], "without": []}
+    inner = {"with": [], "without": []}
+    for i in range(runs):
+        order = (("without", without), ("with", largest)) if i % 2 == 0 else (("with", largest), ("without", without))
+        for side, path in order:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            run = subprocess.run([authcheck, "check", "--format", "json"] + args + [path], capture_output=True)
+            wall[side].append(time.perf_counter() - start)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if run.returncode != 0:
+                sys.exit(f"authcheck check {args} {path} exited {run.returncode}: {run.stderr.decode()}")
+            cpu[side] += (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            inner[side].append(first(json.loads(run.stdout))["stats"]["seconds"])
+    return {side: (cpu[side], statistics.median(wall[side]), statistics.median(inner[side])) for side in cpu}
+rows = [("whole `check` (the runtime walk too)", []),
+        ("`check --property deadlock` (the complete checker alone)", ["--property", "deadlock"])]
+measured = [(what, measure(args)) for what, args in rows]
+load = os.getloadavg()
+lines = ["## Ways in (section 6): what the report costs over the check", "",
+         f"`authcheck check --format json` as shipped (release build) on the largest flow in `Specs/`, `{largest}` "
+         f"({configurations} configurations, {ways} ways in), against the same spec with `factors` and every step's "
+         "`assurance` taken out (no `assurance` property, no ways in). The two sides run interleaved, "
+         f"{runs} runs each, in one run of `Benchmarks/run.sh --ways-in-only`. The machine is shared and noisy "
+         f"(load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the end), so the figure compared is CPU seconds "
+         "(user + system) summed over each side's runs, which the load moves less than wall time; the median wall "
+         "time and the report's own seconds are shown too.", "",
+         "| what | without: CPU s | with ways in: CPU s | difference | without: median wall s | with: median wall s "
+         "| without: median report s | with: median report s |",
+         "|---|--:|--:|--:|--:|--:|--:|--:|"]
+whole = None
+for what, m in measured:
+    (cw, ww, iw), (cn, wn, i_n) = m["with"], m["without"]
+    difference = (cw - cn) / cn * 100 if cn > 0 else 0.0
+    if whole is None:
+        whole = difference
+    lines.append(f"| {what} | {cn:.3f} | {cw:.3f} | {difference:+.1f} % | {wn:.4f} | {ww:.4f} | {i_n:.4f} | {iw:.4f} |")
+# Instructions, which the load does not change: one run of each side under callgrind, when valgrind is on the PATH.
+def instructions(path, args):
+    out = os.path.join(scratch, "callgrind.out")
+    run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", authcheck, "check", "--format", "json"]
+                         + args + [path], capture_output=True)
+    found = re.search(rb"Collected : (\d+)", run.stderr)
+    return int(found.group(1)) if run.returncode == 0 and found else None
+if subprocess.run(["which", "valgrind"], capture_output=True).returncode == 0:
+    lines += ["", "Instructions (valgrind `--tool=callgrind`, one run of each side, the whole process):", "",
+              "| what | without | with ways in | difference |", "|---|--:|--:|--:|"]
+    for what, args in rows:
+        n, w = instructions(without, args), instructions(largest, args)
+        if n and w:
+            lines.append(f"| {what} | {n:,} | {w:,} | {(w - n) / n * 100:+.1f} % |")
+section = "\n".join(lines) + "\n"
+target = (f"- the ways-in report on the largest flow in `Specs/` ({os.path.basename(largest)}, {configurations} "
+          f"configurations): {whole:+.1f} % CPU over `check` without it (target: under 10 %)"
+          + (" — met" if whole < 10 else " — **not met**"))
+print(section)
+print(target)
+text = open("Benchmarks/results.md").read()
+pattern = re.compile(r"^## Ways in \(section 6\): what the report costs over the check\n.*?(?=^## |\Z)", re.S | re.M)
+if pattern.search(text):
+    text = pattern.sub(lambda _: section + "\n", text, count=1).rstrip("\n") + "\n"
+else:
+    text = text.replace("\n## Targets", "\n" + section + "\n## Targets", 1)
+old = re.compile(r"^- the ways-in report on .*$", re.M)
+if old.search(text):
+    text = old.sub(lambda _: target, text, count=1)
+else:
+    head, sep, rest = text.partition("\n## Targets\n")
+    body, nxt, tail = rest.partition("\n## ")
+    text = head + sep + body.rstrip("\n") + "\n" + target + "\n" + (nxt + tail if nxt else "")
+open("Benchmarks/results.md", "w").write(text)
+PY
+  echo "wrote the ways-in section of Benchmarks/results.md" >&2
+}
+if [ "${1:-}" = "--ways-in-only" ]; then
+  ways_in_section
   exit 0
 fi
 swift build -c release --scratch-path "$scratch" --product authcheck-bench
@@ -133,4 +243,5 @@ fi
 cp "$partial" Benchmarks/results.md
 if [ -s "$kept" ]; then printf '\n' >> Benchmarks/results.md; cat "$kept" >> Benchmarks/results.md; fi
 diff_section
+ways_in_section
 echo "wrote Benchmarks/results.md" >&2

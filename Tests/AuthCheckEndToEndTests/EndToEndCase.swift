@@ -53,6 +53,10 @@ extension EndToEndCase {
         .init("traces-dot", ["traces", "--format", "dot", Fixture.sessionRestore, exampleLog]),
         .init("traces-mermaid", ["traces", "--format", "mermaid", Fixture.sessionRestore, exampleLog]),
         .init("traces-clean", ["traces", Fixture.emailFirst, traceLog("clean")]),
+        // Section 6: sessions that enter home (aal2) with one factor, by the keys their records name.
+        .init("traces-assurance", ["traces", "Examples/assurance/recovery-link-fixed.json", "Examples/traces/recovery-link-fixed.jsonl"]),
+        .init("traces-assurance-json", ["traces", "--format", "json", "Examples/assurance/recovery-link-fixed.json",
+                                        "Examples/traces/recovery-link-fixed.jsonl"]),
         // Malformed, truncated, interleaved, duplicated, out-of-order, out-of-sequence and mid-flow records, each at its line.
         .init("traces-problems", ["traces", Fixture.emailFirst, traceLog("problems")]),
         .init("traces-problems-json", ["traces", "--format", "json", Fixture.emailFirst, traceLog("problems")]),

@@ -49,6 +49,9 @@ enum TracesCommand: Subcommand {
               undo-mismatch       a back that did not land on the screen before
               unmet-requirement   a screen entered without a key it requires, by the names
                                   each transition recorded as added and cleared
+              assurance           a screen that asks for an assurance level (authflow/2
+                                  section 6) entered with factor keys below it, by the
+                                  same names
             Records without those names (an older tracker) still read; the requirement
             check is skipped for them and the report says so. Values are never needed and
             never printed. authflow/2 records name the values of non-secret valued keys,

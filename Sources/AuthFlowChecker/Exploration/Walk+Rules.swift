@@ -62,7 +62,7 @@ extension Walk {
     @inline(never)
     mutating func checkAssurance(_ entry: FrameTable.Entry) {
         let state = Int(entry.state), keys = entry.keys
-        guard AssuranceCheck.breaks(model, state: state, keys: keys) else { return }
+        guard AssuranceCheck.breaks(assurance, state: state, keys: keys) else { return }
         let name = model.states[state]
         record(Site(property: .assurance, state: name), state: name, trigger: nil, mismatch: nil) { model in
             AssuranceCheck.message(model, state: state, keys: keys)

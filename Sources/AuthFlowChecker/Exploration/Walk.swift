@@ -80,6 +80,9 @@ struct Walk<Driver: FlowDriver> {
     var probedAt = ProbeDepths()
     /// Whether some step asks for an assurance level (section 6): then every frame the walk drives is checked against it.
     let checksAssurance: Bool
+    /// The model's levels and factor masks, held here: reading them through ``model`` (a computed copy of the
+    /// whole model) cost 2,600 instructions per node, 8 % of the walk of sign-in-next-step.
+    let assurance: FlowAssurance
 
     /// The flow and the values the walk sends: a valued key's value in a branch, a presence key's token.
     final class ValueSender {
@@ -123,6 +126,7 @@ struct Walk<Driver: FlowDriver> {
         self.resetStacks = resetStacks ?? ResetStacks(model: model, depth: self.depth)
         self.ruleFound = Array(repeating: .max, count: rules.rules.count)
         self.checksAssurance = model.assurance.protectsSomeStep
+        self.assurance = model.assurance
     }
 
     func result() -> RuntimeExploration {

@@ -13,6 +13,13 @@ enum AssuranceCheck {
         !model.assurance.meets(state: state, keys: keys)
     }
 
+    /// Whether the frame at `state` with presence bits `keys` breaks `assurance`, by the model's levels `assurance`
+    /// (for a hot loop that holds them, rather than copying a model to read them).
+    @inline(__always)
+    static func breaks(_ assurance: FlowAssurance, state: Int, keys: UInt64) -> Bool {
+        !assurance.meets(state: state, keys: keys)
+    }
+
     /// `home asks for aal2, but is reached with only googleToken (aal1)`: the level asked, the factors present and the level they meet.
     /// - Parameter subject: what holds the frame when it is an implementation's, not the spec's (`the app`).
     static func message(_ model: FlowModel, state: Int, keys: UInt64, subject: String? = nil) -> String {

@@ -287,6 +287,12 @@ extension TraceReplay {
         guard frame.state >= 0 else { return }
         enter(slot, frame.state)
         guard check, frame.known else { return }
+        checkRequirement(slot, frame, line: line)
+        if checksAssurance { checkAssurance(slot, frame, line: line) }
+    }
+
+    /// Flags a frame entered without data its step requires, by the keys the records name.
+    mutating func checkRequirement(_ slot: Int, _ frame: TraceFrame, line: Int) {
         let s = Int(frame.state)
         let missing = requires[s] & ~frame.recorded
         let unmetAnyOf = anyOf[s].first { $0 & frame.recorded == 0 }
@@ -405,11 +411,12 @@ extension TraceReplay {
         if property == .illegalTransition, record.kind == .transition { countOffSpec(state) }
         guard let message, report.findings.count < options.maxListed else { return }
         let event: String? = record.event >= 0 ? model.events[Int(record.event)] : record.event == -1 ? record.eventName : nil
-        let stateName = property == .unmetRequirement ? model.states[Int(state)]
+        let entered = property == .unmetRequirement || property == .assurance
+        let stateName = entered ? model.states[Int(state)]
             : state >= 0 ? model.states[Int(state)] : record.fromName
         report.findings.append(TraceReport.Finding(
             session: name(slot), file: fileName, line: line, property: property, state: stateName,
-            event: property == .unmetRequirement || record.kind != .transition ? nil : event, message: message))
+            event: entered || record.kind != .transition ? nil : event, message: message))
     }
 
     /// Counts a move the table does not have, by names.

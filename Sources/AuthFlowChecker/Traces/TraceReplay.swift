@@ -62,6 +62,8 @@ package struct TraceReplay {
     let canGoBack: [Bool]
     let isTerminal: [Bool]
     let secrets: UInt64
+    /// Whether some step asks for an assurance level (section 6): then each screen a session enters is judged by it.
+    let checksAssurance: Bool
     /// The bits of the config keys (presence) and of their value fields.
     let configKeys: UInt64
     let configValues: UInt64
@@ -147,6 +149,7 @@ package struct TraceReplay {
         canGoBack = model.canGoBack
         isTerminal = model.isTerminal
         secrets = model.secrets.bits
+        checksAssurance = model.assurance.protectsSomeStep
         configKeys = model.layout.configKeys
         configValues = model.layout.configValues
         variantCount = model.roots.count

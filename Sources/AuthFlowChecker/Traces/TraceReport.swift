@@ -15,6 +15,9 @@ package struct TraceReport: Sendable {
         case undoMismatch = "undo-mismatch"
         /// A screen entered without data its step requires (key names only).
         case unmetRequirement = "unmet-requirement"
+        /// A screen that asks for an assurance level entered with factor keys that do not meet it
+        /// (section 6; by the key names the session's records added and cleared).
+        case assurance
     }
 
     /// One place where a session broke the spec.

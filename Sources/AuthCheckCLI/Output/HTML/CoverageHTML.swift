@@ -13,7 +13,8 @@ import AuthFlowChecker
 /// well-formed XML as well as HTML, so tests parse it; every name is escaped by ``HTMLText``.
 ///
 /// Element ids, for tests and scripts: `sN-state-I` (data-state: the name), `sN-row-I`
-/// (data-from, data-event, data-to), `sN-vK` (the K-th violation's button, data-violation: K).
+/// (data-from, data-event, data-to), `sN-vK` (the K-th violation's button, data-violation: K), `sN-wK` (the
+/// K-th way in's button, data-way: K; section 6).
 enum CoverageHTML {
     /// One spec's part of the document.
     enum Section: Sendable {
@@ -27,11 +28,14 @@ enum CoverageHTML {
     static func render(_ sections: [Section], heading: String) -> String {
         var body: [String] = []
         var violationNumber = 0
+        var wayNumber = 0
         for (index, section) in sections.enumerated() {
             switch section {
             case let .coverage(report):
-                body.append(SpecSection(report: report, prefix: "s\(index + 1)", firstViolation: violationNumber + 1).render())
+                body.append(SpecSection(report: report, prefix: "s\(index + 1)", firstViolation: violationNumber + 1,
+                                        firstWay: wayNumber + 1).render())
                 violationNumber += report.check.violations.count
+                wayNumber += (report.check.waysIn ?? []).reduce(0) { $0 + $1.ways.count }
             case let .invalid(report):
                 body.append(invalidSection(report, prefix: "s\(index + 1)"))
             }
@@ -91,6 +95,8 @@ struct SpecSection {
     var prefix: String
     /// The document-wide number of the section's first violation.
     var firstViolation: Int
+    /// The document-wide number of the section's first way in (section 6).
+    var firstWay = 1
 
     var coverage: FlowCoverage { report.coverage }
 
@@ -116,7 +122,7 @@ struct SpecSection {
             <p class="path">\(HTMLText.escaped(report.spec))</p>
             <p class="summary">\(HTMLText.escaped(summary))</p>
             \(graph())
-            \(violations())
+            \(violations())\(waysIn())
             \(tables())
 
             """)
@@ -365,7 +371,7 @@ struct SpecSection {
         for (k, violation) in check.violations.enumerated() {
             let number = firstViolation + k
             let id = "\(prefix)-v\(number)"
-            let (nodes, edges) = walk(violation, index: index, rowsLeaving: rowsLeaving)
+            let (nodes, edges) = walk(violation.path, index: index, rowsLeaving: rowsLeaving)
             // A violated `reachable` has no state and no path: say what no configuration shows.
             let site = violation.state == nil ? " — \(violation.unsatisfiedSummary)" : " at \(violation.place)"
             let length = !violation.hasPath ? "" : " — \(violation.length) step\(violation.length == 1 ? "" : "s")"
@@ -388,16 +394,16 @@ struct SpecSection {
 
     /// Each step's state and the row it took (`nil` where no declared row matches, and for the start).
     /// - Parameter rowsLeaving: the rows of each state and event (keyed `from`, NUL, `event`), in table order.
-    func walk(_ violation: Violation, index: [String: Int], rowsLeaving: [String: [Int]]) -> (nodes: [Int?], edges: [Int?]) {
+    func walk(_ path: [PathStep], index: [String: Int], rowsLeaving: [String: [Int]]) -> (nodes: [Int?], edges: [Int?]) {
         var nodes: [Int?] = []
         var edges: [Int?] = []
-        for (i, step) in violation.path.enumerated() {
+        for (i, step) in path.enumerated() {
             nodes.append(index[step.state])
             guard i > 0, let event = step.event else {
                 edges.append(nil)
                 continue
             }
-            let from = violation.path[i - 1].state
+            let from = path[i - 1].state
             let rows = rowsLeaving["\(from)\u{0}\(event)"] ?? []
             edges.append(rows.first { coverage.transitions[$0].to == step.state } ?? rows.first)
         }

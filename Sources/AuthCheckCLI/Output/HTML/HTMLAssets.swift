@@ -75,7 +75,8 @@ enum HTMLAssets {
           border-radius: 6px; padding: 0.2rem 0.6rem; cursor: pointer; }
         button:focus-visible { outline: 3px solid var(--current); outline-offset: 2px; }
         button.violation { margin: 0.15rem 0; text-align: left; }
-        button.violation[aria-pressed="true"] { border-color: var(--path); box-shadow: 0 0 0 1px var(--path); }
+        button.violation[aria-pressed="true"], button.way[aria-pressed="true"] { border-color: var(--path); box-shadow: 0 0 0 1px var(--path); }
+        tr.way.below td.level { color: var(--bad); font-weight: 600; } tr.way td.level { white-space: nowrap; }
         .property { color: var(--bad); font-weight: 600; }
         .steps { border-left: 3px solid var(--path); padding: 0.25rem 1rem; margin: 0.5rem 0; }
         .steps h4 { margin: 0.25rem 0; }
@@ -101,13 +102,13 @@ enum HTMLAssets {
         }
         """
 
-    /// Choosing a violation highlights its path and shows its steps; ← and → walk them. A page
-    /// opened as `report.html#select=N` chooses violation N on load, and `#select=N&step=K` shows
-    /// its step K too (the hook `.ci/html-browser` asserts through, and a link to one step).
+    /// Choosing a violation, or a way in (section 6), highlights its path and shows its steps; ← and → walk
+    /// them. A page opened as `report.html#select=N` chooses violation N on load (`#select=wN`: way in N), and
+    /// `#select=N&step=K` shows its step K too (the hook `.ci/html-browser` asserts through, and a link to one step).
     static let script = """
         (function () {
           "use strict";
-          var buttons = Array.prototype.slice.call(document.querySelectorAll("button.violation"));
+          var buttons = Array.prototype.slice.call(document.querySelectorAll("button.violation, button.way"));
           var chosen = null;
           var step = 0;
           function all(selector) { return Array.prototype.slice.call(document.querySelectorAll(selector)); }
@@ -115,6 +116,7 @@ enum HTMLAssets {
             return (text || "").split(" ").map(function (id) { return document.getElementById(id); })
               .filter(function (element) { return element !== null; });
           }
+          function key(button) { return button.getAttribute("data-violation") || "w" + button.getAttribute("data-way"); }
           function panel(button) { return document.getElementById(button.getAttribute("aria-controls")); }
           function items() { return chosen ? Array.prototype.slice.call(panel(chosen).querySelectorAll("li.step")) : []; }
           function show(k) {
@@ -138,7 +140,7 @@ enum HTMLAssets {
             byIds(button.getAttribute("data-nodes")).concat(byIds(button.getAttribute("data-edges")))
               .forEach(function (element) { element.classList.add("on-path"); });
             panel(button).hidden = false;
-            document.body.setAttribute("data-selected", button.getAttribute("data-violation"));
+            document.body.setAttribute("data-selected", key(button));
             show(0);
           }
           buttons.forEach(function (button) {
@@ -160,9 +162,9 @@ enum HTMLAssets {
               event.preventDefault();
             }
           });
-          var wanted = /select=([0-9]+)/.exec(window.location.hash);
+          var wanted = /select=(w?[0-9]+)/.exec(window.location.hash);
           if (wanted) {
-            var target = buttons.filter(function (button) { return button.getAttribute("data-violation") === wanted[1]; })[0];
+            var target = buttons.filter(function (button) { return key(button) === wanted[1]; })[0];
             var at = /step=([0-9]+)/.exec(window.location.hash);
             if (target) {
               choose(target);
