@@ -138,6 +138,23 @@ import Testing
         try FlowGate.assertHolds(flow, accepting: [.unreachable("guest")])
     }
 
+    @Test func theGateChecksOnlyTheVariantsItIsGivenAndJudgesLintOverTheWholeFlow() throws {
+        let path = Files.version2("promela-variant-unmet")
+        // Every variant: where mfa is optional, skip reaches signedIn without a session.
+        let every = #expect(throws: FlowCheckFailure.self) { try FlowGate.assertHolds(file: path) }
+        #expect(every?.report.violations.map(\.property) == [.unmetRequirement])
+        // mfa=required alone holds (the gate checked every variant whatever it was given); skip is never offered
+        // there, so its row never fires, but it fires in the flow: no finding of the flow.
+        let required = try FlowGate.assertHolds(file: path, options: CheckOptions(variants: ["mfa": ["required"]]))
+        #expect(required.lint.deadTransitions == ["mfaCode.skip"])
+        // A value the config does not have is said, not ignored.
+        let wrong = #expect(throws: FlowCheckFailure.self) {
+            try FlowGate.assertHolds(file: path, options: CheckOptions(variants: ["mfa": ["sometimes"]]))
+        }
+        #expect(wrong?.report.verdict == .invalid)
+        #expect(wrong?.description.contains("variants mfa=sometimes") == true, "\(wrong?.description ?? "")")
+    }
+
     @Test func everyFindingNamesItselfAsTheFailureWritesIt() {
         #expect(GateFinding.unreachable("guest").description == "unreachable: guest")
         #expect(GateFinding.deadTransition("email.skip").description == "dead transition: email.skip")

@@ -81,6 +81,10 @@ public enum FlowGate {
     /// that accepts it: `accepting: [.unreachable("guest")]` lets a known one pass. Unused data and
     /// the other lint stay notes unless `options.strict`, which makes every finding fail unless accepted.
     /// An accepted finding the check does not find fails too, so no acceptance outlives its finding.
+    ///
+    /// `options.variants` restricts the check to those `authflow/2` variants, as `--variant` does (a
+    /// selection that does not fit the flow makes the report `invalid`); a screen or a row that only a
+    /// variant left out reaches is then no finding, since the whole flow reaches it.
     /// - Parameters:
     ///   - path: the spec file, absolute or relative.
     ///   - options: what to check and within which limits.
@@ -95,14 +99,15 @@ public enum FlowGate {
         lenient.strict = false
         switch resolve(path, callerFile: "\(callerFile)") {
         case let .found(resolved):
-            let model: FlowModel
+            let whole: FlowModel
             do {
-                model = try SpecLoader.load(file: resolved)
+                whole = try SpecLoader.load(file: resolved)
             } catch {
                 throw FlowCheckFailure(report: .invalid(spec: resolved, error: error, options: options))
             }
+            let model = try selecting(options, of: whole, spec: resolved)
             let report = FlowChecker.check(model, source: resolved, options: lenient)
-            return try judge(report, options: options, accepting: accepting) { $0.line(in: model) }
+            return try judge(report, options: options, accepting: accepting, whole: whole) { $0.line(in: model) }
         case let .missing(tried):
             let message = "no such file; tried " + tried.joined(separator: ", ")
             throw FlowCheckFailure(report: .invalid(spec: path, error: InvalidSpecError(file: path, issues: [SpecIssue(path: SpecIssue.wholeFile, message: message)]),
@@ -110,12 +115,28 @@ public enum FlowGate {
         }
     }
 
+    /// `model` restricted to the variants `options` chooses, as `--variant` restricts the command's.
+    /// - Throws: ``FlowCheckFailure`` with an invalid report when the selection does not fit the flow.
+    static func selecting(_ options: CheckOptions, of model: FlowModel, spec: String) throws(FlowCheckFailure) -> FlowModel {
+        do {
+            return try model.selectingVariants(options.variants)
+        } catch {
+            let chosen = options.variants.sorted { $0.key < $1.key }.flatMap { key, values in values.sorted().map { "\(key)=\($0)" } }
+            let issue = SpecIssue(path: "$.config", location: model.location(ofMember: "config"),
+                                  message: "variants \(chosen.joined(separator: ", ")): \(error)")
+            throw FlowCheckFailure(report: .invalid(spec: spec, error: InvalidSpecError(file: spec, issues: [issue]), options: options))
+        }
+    }
+
     /// The gate's verdict on `report`, checked without `strict`: it throws unless every property holds
     /// and every lint finding `options` counts is accepted.
-    static func judge(_ report: CheckReport, options: CheckOptions, accepting: [GateFinding],
+    /// - Parameter whole: the flow before `options.variants` restricted it; under a restriction only the
+    ///   findings its every variant has count (a screen another variant reaches is not unreachable).
+    static func judge(_ report: CheckReport, options: CheckOptions, accepting: [GateFinding], whole: FlowModel,
                       line: (GateFinding) -> Int?) throws(FlowCheckFailure) -> CheckReport {
         guard report.verdict == .holds else { throw FlowCheckFailure(report: report) }
-        let judgement = GateJudgement(report.lint, strict: options.strict, accepting: accepting)
+        let wholeFlow = options.variants.isEmpty ? nil : ModelChecker.verify(whole, limits: options.limits).lint
+        let judgement = GateJudgement(report.lint, strict: options.strict, accepting: accepting, wholeFlow: wholeFlow)
         guard judgement.unaccepted.isEmpty && judgement.stale.isEmpty else {
             var failure = FlowCheckFailure(report: report, unaccepted: judgement.unaccepted, stale: judgement.stale, strict: options.strict)
             for finding in judgement.unaccepted { failure.lines[finding] = line(finding) }
@@ -160,6 +181,14 @@ public enum FlowGate {
                                             accepting: [GateFinding] = []) throws(FlowCheckFailure) -> CheckReport {
         var lenient = options
         lenient.strict = false
-        return try judge(FlowChecker.check(flow, options: lenient), options: options, accepting: accepting) { _ in nil }
+        let whole: FlowModel
+        do {
+            whole = try flow.model()
+        } catch {
+            throw FlowCheckFailure(report: .invalid(spec: flow.name ?? "flow", name: flow.name, error: error, options: options))
+        }
+        let model = try selecting(options, of: whole, spec: flow.name ?? "flow")
+        let report = FlowChecker.check(model, source: flow.name ?? "flow", options: lenient)
+        return try judge(report, options: options, accepting: accepting, whole: whole) { _ in nil }
     }
 }

@@ -109,9 +109,12 @@ struct GateJudgement {
     /// Judges `lint`: under `strict` every finding counts, else those that fail by default.
     ///
     /// A row out of an unreachable step is dead because the step is, so the step alone is the
-    /// finding to fix or to accept: its rows are neither listed nor need accepting.
-    init(_ lint: Lint, strict: Bool, accepting: [GateFinding]) {
-        let findings = GateFinding.all(in: lint)
+    /// finding to fix or to accept: its rows are neither listed nor need accepting. When the check
+    /// covered some variants only, `wholeFlow` is the lint of every variant: a screen or a row that
+    /// only another variant reaches is not a finding of the flow, so only what the whole flow has counts.
+    init(_ lint: Lint, strict: Bool, accepting: [GateFinding], wholeFlow: Lint? = nil) {
+        let inWholeFlow = wholeFlow.map { Set(GateFinding.all(in: $0)) }
+        let findings = GateFinding.all(in: lint).filter { inWholeFlow?.contains($0) ?? true }
         let unreachable = lint.unreachable.map { Self.rowPrefix(of: $0) }
         func followsFromAnUnreachableStep(_ finding: GateFinding) -> Bool {
             finding.kind == .deadTransition && unreachable.contains { finding.name.hasPrefix($0) }
