@@ -45,9 +45,10 @@ import Testing
         let file = Self.run(test.arguments, spec: path)
         let stdin = Self.run(test.arguments, spec: "-", input: text)
         // then the two agree but for the spec's name: <stdin> in reports, - in the command that replays it.
-        // A replay command too long for a line goes on with ` \` (a shorter `-` may not need to): compared as one line.
+        // A replay command too long for a line goes on with ` \` (a shorter `-` may not need to), and a verdict line
+        // too long for a full path goes on under its ` —`: each compared as one line.
         func timeless(_ text: String) -> String {
-            text.replacingOccurrences(of: " \\\n     ", with: " ").replacingOccurrences(of: #"\d+\.\d+ s\b|"seconds" : [0-9.e-]+|\([0-9.]+ k? ?stacks/s\)"#, with: "…", options: .regularExpression)
+            text.replacingOccurrences(of: " \\\n     ", with: " ").replacingOccurrences(of: " —\n   ", with: " — ").replacingOccurrences(of: #"\d+\.\d+ s\b|"seconds" : [0-9.e-]+|\([0-9.]+ k? ?stacks/s\)"#, with: "…", options: .regularExpression)
         }
         let expected = file.stdout.replacingOccurrences(of: "authcheck \(test.arguments[0]) \(path)", with: "authcheck \(test.arguments[0]) -")
             .replacingOccurrences(of: "authcheck explore \(path)", with: "authcheck explore -")

@@ -27,6 +27,15 @@ import Testing
         #expect(run.stored == graph.count + 1, "\(path): \(graph.count) configurations")
     }
 
+    /// The stack model `export --depth N` writes agrees with authcheck too (#29 item 9): on every broken fixture, the
+    /// deadlocked ones and the others, pan's assertions fail for exactly the properties, deadlock included, whose
+    /// shortest counterexample fits in the depth, and it stores one state per stack.
+    @Test(.enabled(if: Spin.isInstalled, Comment(rawValue: Spin.absent)), arguments: Files.brokenNames)
+    func onTheStacksPanReportsAPropertyExactlyWhenAuthcheckDoesWithinTheDepth(_ name: String) throws {
+        let path = Files.broken(name)
+        try PromelaExportTests.expectSpinAgreesOnTheStacks(try Files.model(path), depth: 5, path)
+    }
+
     /// The cross-check above sees the team's rules both broken and kept: pan names each broken rule by its id.
     @Test(.enabled(if: Spin.isInstalled, Comment(rawValue: Spin.absent)), arguments: [
         ("broken/mfa-skip", ["mfa-before-session"]),

@@ -115,25 +115,25 @@ enum ReplayCommand: Subcommand {
         let status: Int32
         switch replay.ending {
         case let .reproduced(step):
-            lines.append(style.bad("reproduced") + " at step \(step): \(replay.violation?.message ?? "")")
+            lines += Self.outcome("reproduced", style.bad, "at step \(step): \(replay.violation?.message ?? "")")
             status = 1
         case .fixed:
             let property = entry.site.flatMap { FlowTrail.parseSite($0, model: model) }?.property
             if let stop = analysis.stoppedBy, property == .deadlock || property == .noExit {
                 // The frames the search did not reach are never called stuck: a deadlock or no-exit may be there still.
-                lines.append(style.warn("incomplete") + ": every step was taken, but the search of the flow's moves stopped (\(stop.supportingDescription)) "
-                             + "before \(entry.site ?? "the site") could be ruled out")
+                lines += Self.outcome("incomplete", style.warn, ": every step was taken, but the search of the flow's moves stopped "
+                                      + "(\(stop.supportingDescription)) before \(entry.site ?? "the site") could be ruled out")
                 status = 3
             } else {
-                lines.append(style.good("fixed") + ": every step was taken and \(entry.site ?? "the site") was not violated")
+                lines += Self.outcome("fixed", style.good, ": every step was taken and \(entry.site ?? "the site") was not violated")
                 status = 0
             }
         case let .leftTrail(step, reason):
-            lines.append(style.warn("off the trail") + " at step \(step): \(reason)")
+            lines += Self.outcome("off the trail", style.warn, "at step \(step): \(reason)")
             context.console.err("error: \(file): the flow does not follow the trail at step \(step)")
             status = 2
         case let .diverged(step):
-            lines.append(style.bad("diverged") + " at step \(step): \(replay.violation?.message ?? "")")
+            lines += Self.outcome("diverged", style.bad, "at step \(step): \(replay.violation?.message ?? "")")
             if let mismatch = replay.violation?.mismatch {
                 lines += CounterexampleRenderer.frameDiff(mismatch, step: step, style: style)
             }
@@ -141,6 +141,15 @@ enum ReplayCommand: Subcommand {
         }
         context.console.out(lines.joined(separator: "\n"))
         return status
+    }
+
+    /// The trail's outcome, `reproduced at step 4: …`, its word styled, wrapped at spaces within 120 columns.
+    /// - Parameter text: what follows the word: `: …` joins it, anything else follows a space.
+    static func outcome(_ word: String, _ style: (String) -> String, _ text: String) -> [String] {
+        let joined = text.hasPrefix(":") ? word + text : word + " " + text
+        var lines = CounterexampleRenderer.wrappedText(joined, first: "", rest: "   ")
+        lines[0] = style(word) + lines[0].dropFirst(word.count)
+        return lines
     }
 }
 
@@ -164,4 +173,5 @@ enum TrailFiles {
             return "cannot write the trails to \(directory): \(error.localizedDescription)"
         }
     }
+
 }

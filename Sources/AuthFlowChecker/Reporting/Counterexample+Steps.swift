@@ -186,7 +186,9 @@ extension CounterexampleRenderer {
     }
 
     /// `text` broken at spaces into lines of at most ``lineWidth`` columns, the first after `first`, the rest after `rest`.
-    static func wrappedText(_ text: String, first: String, rest: String) -> [String] {
+    ///
+    /// A word wider than a line (a long path) keeps a line of its own rather than being cut.
+    package static func wrappedText(_ text: String, first: String, rest: String) -> [String] {
         let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         var lines: [String] = []
         var line = first

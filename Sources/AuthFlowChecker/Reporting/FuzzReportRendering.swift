@@ -26,26 +26,30 @@ public enum FuzzReportRenderer {
         case .violated:
             let failure = report.failure!
             let where_ = failure.run < 0 ? "saved regression \(-failure.run)" : "run \(failure.run + 1) of \(options.runs), seed \(failure.seed)"
-            lines.append("\(TerminalText.escaped(spec)): \(style.bad("violated")) — a random path failed (\(where_))")
+            lines += headline(spec, verdict: "violated", style.bad("violated"), "a random path failed (\(where_))")
             if CounterexampleRenderer.needsLegend([failure.violation]) { lines.append("   \(CounterexampleRenderer.legend)") }
             lines.append("")
             lines.append(CounterexampleRenderer.render(failure.violation, number: 1,
                                                        replay: replayCommand(spec: spec, failure: failure, options: options),
                                                        secrets: secrets, style: style))
-            lines.append("   shrunk from \(failure.original.count) to \(failure.shrunk.count) steps in \(failure.shrinkReplays) replays: "
-                         + "\(failure.shrunk.map(\.name).joined(separator: " ")) (\(shortestText(failure)))")
+            lines += CounterexampleRenderer.wrappedText(
+                "\(failure.shrunk.map(\.name).joined(separator: " ")) (\(shortestText(failure)))",
+                first: "   shrunk from \(failure.original.count) to \(failure.shrunk.count) steps in \(failure.shrinkReplays) replays: ", rest: "      ")
             if let stop = failure.shrinkStoppedBy {
                 lines.append("   shrinking stopped: \(stop); a shorter path may fail too")
             }
         case .incomplete:
-            lines.append("\(TerminalText.escaped(spec)): \(style.warn("incomplete")) — \(report.stoppedBy.map { "\($0)" } ?? "a limit was reached") after \(report.runs) of \(options.runs) runs")
+            lines += headline(spec, verdict: "incomplete", style.warn("incomplete"),
+                              "\(report.stoppedBy.map { "\($0)" } ?? "a limit was reached") after \(report.runs) of \(options.runs) runs")
         default:
-            lines.append("\(TerminalText.escaped(spec)): \(style.good("holds")) — \(ReportRenderer.counted(report.runs, "random path")), \(ReportRenderer.counted(report.steps, "step")), no failure (seed \(report.seed))")
+            lines += headline(spec, verdict: "holds", style.good("holds"),
+                              "\(ReportRenderer.counted(report.runs, "random path")), \(ReportRenderer.counted(report.steps, "step")), no failure (seed \(report.seed))")
         }
         let undecided = undecided(model, options: options)
         if report.verdict != .violated, !undecided.isEmpty {
-            lines.append("not decided: \(undecided.map(TerminalText.escaped).joined(separator: ", ")) — a reachable rule: a random path can show "
-                         + "a way in, never that there is none; '\(ReportRenderer.program) check' decides it")
+            lines += CounterexampleRenderer.wrappedText("\(undecided.map(TerminalText.escaped).joined(separator: ", ")) — a reachable rule: "
+                + "a random path can show a way in, never that there is none; '\(ReportRenderer.program) check' decides it",
+                first: "not decided: ", rest: "   ")
         }
         let c = report.coverage
         lines.append("coverage: states \(c.statesHit)/\(c.statesReachable), transitions \(c.transitionsHit)/\(c.transitionsLive), (state, event) pairs \(c.pairsHit)/\(c.pairsReachable)"
@@ -53,6 +57,14 @@ public enum FuzzReportRenderer {
         lines.append("stats: \(ReportRenderer.counted(report.runs, "run")), \(ReportRenderer.counted(report.steps, "step")), "
                      + "\(ReportRenderer.counted(report.regressionsReplayed, "regression")) replayed, \(String(format: "%.3f", report.seconds)) s")
         return lines.joined(separator: "\n")
+    }
+
+    /// `spec: verdict — what`, on one line when it fits in ``CounterexampleRenderer/lineWidth`` columns, else
+    /// `spec: verdict —` with what under it (a long spec path), so the verdict stays beside the spec.
+    static func headline(_ spec: String, verdict plain: String, _ styled: String, _ what: String) -> [String] {
+        let spec = TerminalText.escaped(spec)
+        guard TerminalText.width("\(spec): \(plain) — \(what)") > CounterexampleRenderer.lineWidth else { return ["\(spec): \(styled) — \(what)"] }
+        return ["\(spec): \(styled) —"] + CounterexampleRenderer.wrappedText(what, first: "   ", rest: "   ")
     }
 
     /// Whether the shrunk path is known to be the shortest: `the shortest for its site`, or what is known.

@@ -46,7 +46,7 @@ public enum ReportRenderer {
         case .incomplete:
             lines.append("\(TerminalText.escaped(report.spec)): \(style.warn("incomplete")) — \(report.stoppedBy.map { "\($0)" } ?? "a limit was reached") before the check was complete")
         }
-        for warning in report.warnings { lines.append("   warning: \(warning)") }
+        for warning in report.warnings { lines += CounterexampleRenderer.wrappedText("\(warning)", first: "   warning: ", rest: "      ") }
         if CounterexampleRenderer.needsLegend(report.violations) { lines.append("   \(CounterexampleRenderer.legend)") }
         for (i, violation) in report.violations.enumerated() {
             lines.append("")
