@@ -243,6 +243,46 @@ import Testing
     }
 }
 
+/// Specs/sign-in-next-step.json with section 5's keys: the service counts refusals, wrong codes and resends, shows a wrong
+/// or resent code in place, and remembers the username on sign-out (`Fixtures/section5/sign-in-next-step-server.json`).
+@Suite struct Section5SignInNextStepTests {
+    static func json() throws -> String {
+        let url = try #require(Bundle.module.url(forResource: "Fixtures/section5/sign-in-next-step-server", withExtension: "json"))
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+
+    @Test func itHoldsAndItsWalkAgrees() throws {
+        let report = FlowChecker.check(try SpecLoader.load(json: try Self.json()), source: "server",
+                                       options: CheckOptions(limits: CheckLimits(depth: 8), passcodeCases: 10))
+        #expect(report.verdict == .holds, "\(report.violations.map(\.message))")
+        #expect(report.stats.configurations == 714)
+    }
+
+    /// Found by writing the spec: back returns to a code screen opened before the lock, and a code accepted there signs
+    /// a locked account in. Forward moves alone never reach it; the service must refuse a code for a locked account.
+    @Test func aCodeScreenFromBeforeTheLockSignsInALockedAccount() throws {
+        let guarded = #""codeAccepted": { "adds": ["session", "codeVerified"], "by": "system", "when": { "below": { "failedPasswords": 3 } } }"#
+        let json = try Self.json()
+        #expect(json.contains(guarded))
+        let broken = json.replacingOccurrences(of: guarded, with: #""codeAccepted": { "adds": ["session", "codeVerified"], "by": "system" }"#)
+        let report = FlowChecker.check(try SpecLoader.load(json: broken), source: "server", options: CheckOptions(limits: CheckLimits(depth: 8)))
+        let violation = try #require(report.violations.first { $0.property.id == "no-sign-in-while-locked" })
+        #expect(violation.path.count - 1 == 14)
+        #expect(violation.path.contains { $0.event == "back" })
+        #expect(violation.path.last?.state == "signedIn")
+        // The replay line sends the reader to the complete check, which goes back; the exhaustive walk does not.
+        #expect(ReportRenderer.replayCommand(for: violation, in: report).contains(" check "))
+    }
+
+    /// A reset here keeps data (the username, the server's counts): each covering path still replays from a fresh session.
+    @Test func everyCoveringPathReplaysFromItsRoot() throws {
+        let model = try SpecLoader.load(json: try Self.json())
+        let cover = CoveringPaths(graph: ConfigurationGraph(model: model), target: .transitions)
+        #expect(cover.covered == cover.reachable)
+        for path in cover.paths { _ = try Version2PathsTests.rowsTaken(path, model: model) }
+    }
+}
+
 /// A clock that moves one second on at each reading.
 final class SteppingClock: @unchecked Sendable {
     private let lock = NSLock()

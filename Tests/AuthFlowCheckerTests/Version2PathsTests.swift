@@ -63,7 +63,7 @@ import Testing
             }, "step \(i + 1), \(name) with \(path.chosen[i]), is not a move")
             switch move.outcome {
             case let .push(target, keys, values), let .replace(target, keys, values): frame = (target.index, keys, values)
-            case .reset: frame = (model.initial.index, root.keys, root.values)
+            case let .reset(keys, values): frame = (model.initial.index, keys, values)   // the root, with what the row keeps
             case .illegal: break
             }
             #expect(model.states[frame.state] == path.states[i], "step \(i + 1)")

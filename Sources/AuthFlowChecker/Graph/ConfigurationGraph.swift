@@ -257,16 +257,37 @@ package struct ConfigurationGraph: Sendable {
             if firstOfState[state] < 0 { firstOfState[state] = Int32(i) }
             if firstUnmet[state] < 0, !model.meetsRequirements(state: state, keys: configuration.keys) { firstUnmet[state] = Int32(i) }
         }
+        // Stacks count histories of forward moves with no back: the fewest forward moves to each configuration, by a search
+        // of its own, give the reset landings their depth (a landing only a back leads to makes no such history).
+        var forward = [Int32](repeating: -1, count: order.count)
+        var queue: [Int] = []
+        for i in order.indices where parent[i] < 0 {
+            forward[i] = 0
+            queue.append(i)
+        }
+        var head = 0
+        while head < queue.count {
+            let i = queue[head]
+            head += 1
+            for move in reach.moves[Int(order[i])] {
+                let target = Int(position[Int(move.target)])
+                guard target >= 0 else { continue }
+                if move.kind == 2, parent[target] >= 0, landed.insert(Int32(target)).inserted {
+                    resetLandings.append((Int32(target), forward[i] + 1))
+                }
+                if forward[target] < 0 {
+                    forward[target] = forward[i] + 1
+                    queue.append(target)
+                }
+            }
+        }
         for (i, c) in order.enumerated() {
             edgeStart.append(edgeTarget.count)
             var seen = Set<Int32>()
             for move in reach.moves[Int(c)] {
                 let target = position[Int(move.target)]
                 guard target >= 0 else { continue }
-                if move.kind == 2 {
-                    if parent[Int(target)] >= 0, landed.insert(target).inserted { resetLandings.append((target, depth[i] + 1)) }
-                    continue
-                }
+                if move.kind == 2 { continue }
                 if keepEdges, seen.insert(target).inserted {
                     edgeTarget.append(target)
                     edgeRow.append(move.row)

@@ -224,7 +224,14 @@ public struct CoveringPaths: Sendable {
                     current = root
                     continue
                 }
-                for step in steps {
+                if current != root, !path.events.isEmpty, steps.dropLast().contains(where: { moves[$0.from][$0.move].resets }) {
+                    // The way on starts the flow again: a fresh session is as good, so the path ends here.
+                    paths.append(path)
+                    path = empty
+                    current = root
+                    continue
+                }
+                for (position, step) in steps.enumerated() {
                     let move = moves[step.from][step.move]
                     covered.insert(item(of: move))
                     let child = graph.configurations[Int(move.child)]
@@ -247,11 +254,14 @@ public struct CoveringPaths: Sendable {
                         path.chosen.append([])
                     }
                     current = Int(move.child)
-                    if move.resets {
-                        // Back at the root with nothing held: what follows is a path of its own, as a tester would write it,
-                        // not the tail of one long tour (sign-out after sign-out chained 44 steps).
+                    if move.resets && (Int(move.child) == root || position == steps.count - 1) {
+                        // A reset ends the path: what follows is a path of its own, as a tester would write it, not the
+                        // tail of one long tour (sign-out after sign-out chained 44 steps). The next path starts from a
+                        // fresh session, the root: a reset that keeps data (a row's keeps, section 5's server-side keys)
+                        // lands elsewhere, and a path that needs that data goes through the reset on its way.
                         paths.append(path)
                         path = empty
+                        current = root
                     }
                 }
             }

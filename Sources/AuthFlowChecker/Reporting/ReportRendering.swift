@@ -17,7 +17,10 @@ public enum ReportRenderer {
         let spec = specArgument(report.spec)
         // The complete check decides what no one path shows: the passcode, a `reachable` no configuration satisfies;
         // and it alone decides assurance levels over every configuration (the exhaustive walk does not).
-        if violation.property == .passcode || violation.property == .assurance || violation.state == nil {
+        // So does a path that goes back (section 5's server-side keys): the exhaustive walk drives stacks of forward moves.
+        if violation.property == .passcode || violation.property == .assurance || violation.state == nil
+            || (violation.property != .undoMismatch && violation.property != .divergence
+                && violation.path.dropFirst().contains(where: { $0.event == "back" })) {
             return "\(program) check \(spec) --property \(ShellText.quoted(violation.property.id))"
         }
         return "\(program) explore \(spec) --property \(ShellText.quoted(violation.property.id)) --depth \(report.stats.depth)"
