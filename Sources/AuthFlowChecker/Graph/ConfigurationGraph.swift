@@ -281,7 +281,7 @@ package struct ConfigurationGraph: Sendable {
                 }
             }
         }
-        for (i, c) in order.enumerated() {
+        for c in order {
             edgeStart.append(edgeTarget.count)
             var seen = Set<Int32>()
             for move in reach.moves[Int(c)] {
