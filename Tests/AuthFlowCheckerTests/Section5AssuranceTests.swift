@@ -39,6 +39,30 @@ import Testing
         #expect(home.ways[1].path.compactMap(\.event) == ["trustDevice", "back", "signIn", "submit"])
     }
 
+    /// Sign-out starts again and keeps what the server remembers: the device is still trusted at the start of the new run.
+    @Test func aResetKeepsTheTrustedDevice() throws {
+        let json = Self.spec
+            .replacingOccurrences(of: #""home": { "assurance": "aal1" }"#, with: #""home": { "assurance": "aal1", "emits": { "signOut": [] } }"#)
+            .replacingOccurrences(of: #"{ "from": "passwordScreen", "on": "submit", "to": "home" }"#,
+                                  with: #"{ "from": "passwordScreen", "on": "submit", "to": "home" }, { "from": "home", "on": "signOut", "to": "start", "reset": true }"#)
+        let model = try SpecLoader.load(json: json)
+        let graph = ConfigurationGraph(model: model)
+        let device = try #require(model.key(named: "device")).index
+        let password = try #require(model.key(named: "password")).index
+        let home = try #require(model.state(named: "home")).rawValue
+        let signedIn = try #require(graph.configurations.first { $0.state == home && $0.keys & (1 << UInt64(device)) != 0 })
+        var successors: [FlowModel.Successor] = []
+        model.successors(state: Int(home), keys: signedIn.keys, values: signedIn.values, into: &successors)
+        let signOut = try #require(successors.first { model.events[$0.event.index] == "signOut" })
+        guard case let .reset(keys, _) = signOut.outcome else {
+            Issue.record("signOut does not reset: \(signOut.outcome)")
+            return
+        }
+        // The new run starts with the device and without the password (a client-side key the reset drops).
+        #expect(keys & (1 << UInt64(device)) != 0)
+        #expect(keys & (1 << UInt64(password)) == 0)
+    }
+
     @Test func withTheDeviceOnTheClientBackForgetsIt() throws {
         let json = Self.spec.replacingOccurrences(of: #""device": { "server": true }"#, with: #""device": {}"#)
         let report = FlowChecker.check(try SpecLoader.load(json: json), source: "device", options: CheckOptions(limits: CheckLimits(depth: 8)))

@@ -47,12 +47,20 @@ extension Walk {
     /// Checks the rules on the frame the runtime holds after `trigger` (nil: the move to the top node) left it
     /// where the spec does not say; `mismatch` is how it differs, when the walk compared it.
     mutating func checkRulesOnRuntime(trigger: WalkTrigger?, mismatch: FrameMismatch? = nil) {
-        guard !rules.isEmpty, let frame = rules.frame(of: driver, root: model.roots[variant]) else { return }
+        guard !rules.isEmpty || checksAssurance, let frame = rules.frame(of: driver, root: model.roots[variant]) else { return }
         let name = rules.stateName(frame.state, of: driver)
         for r in rules.indices where rules.breaks(r, state: frame.state, keys: frame.keys, values: frame.values) {
             let rules = self.rules, subject = self.subject
             record(Site(property: rules.properties[r], state: nil), state: name, trigger: trigger, mismatch: mismatch) { _ in
                 rules.message(r, state: name, keys: frame.keys, values: frame.values, subject: subject)
+            }
+        }
+        // Section 6 on the frame the implementation holds: an app that skips the second factor is at a protected screen
+        // below its level, whatever the spec's frame says.
+        let state = Int(frame.state)
+        if checksAssurance, state >= 0, state < model.stateCount, AssuranceCheck.breaks(assurance, state: state, keys: frame.keys) {
+            record(Site(property: .assurance, state: name), state: name, trigger: trigger, mismatch: mismatch) { model in
+                AssuranceCheck.message(model, state: state, keys: frame.keys)
             }
         }
     }

@@ -228,14 +228,15 @@ public enum FlowChecker {
             } else {
                 exploration = RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: limits.depth, timeout: remaining)
             }
-            // A rule the complete checker found broken keeps the checker's counterexample, the shortest: reported once.
-            // So does an `assurance` site (a step) the checker found: the walk checks every frame it drives against it too.
-            let decided = Set(violations.map(\.property).filter(\.isUserDefined))
-            let decidedSites = Set(violations.filter { $0.property == .assurance }.map(\.site))
+            // A property the walk checks on every frame it drives as the checker does on every configuration (the team's
+            // rules, `assurance`) keeps the checker's counterexample where the checker decided it, the shortest: one rule,
+            // by site (a rule's site is the rule; an `assurance` site is its step).
+            let decided = Set(violations.map(\.site))
             let found = exploration.violations.filter { options.includes($0.property) }
-            violations += found.filter { !decided.contains($0.property) && !decidedSites.contains($0.site) }
+            violations += found.filter { !decided.contains($0.site) }
             for rule in rules {
-                runtimeRules[rule] = !found.contains { $0.property == rule } ? .holds : decided.contains(rule) ? .violated : .violatedByRuntime
+                let site = Site(property: rule, state: nil)
+                runtimeRules[rule] = !found.contains { $0.property == rule } ? .holds : decided.contains(site) ? .violated : .violatedByRuntime
             }
             stats.stacks = exploration.stacks
             stoppedBy = stoppedBy ?? userLimit(exploration.stoppedBy)
