@@ -66,6 +66,8 @@ package struct ConfigurationGraph: Sendable {
     /// it; `nil` otherwise, when every shortest path is a walk up the parents.
     let backReach: BackReach?
     let reachIndex: [Int32]
+    /// The inverse of ``reachIndex``: each configuration of the search over backs by its index in the graph.
+    let reachPosition: [Int32]
 
     /// Searches `model`'s configuration graph breadth-first within `limits`.
     ///
@@ -80,7 +82,6 @@ package struct ConfigurationGraph: Sendable {
             self = ConfigurationGraph(model: model, reach: reach, edges: keepEdges)
             return
         }
-        self.model = model
         let progress = CheckProgress.current
         let isStatic = model.isStatic
         let requires = model.requires.map(\.bits)
@@ -210,26 +211,14 @@ package struct ConfigurationGraph: Sendable {
         while edgeStart.count < configurations.count { edgeStart.append(edgeTarget.count) }
         edgeStart.append(edgeTarget.count)
 
-        self.configurations = configurations
-        self.parent = parent
-        self.via = via
-        self.edgeStart = edgeStart
-        self.edgeTarget = edgeTarget
-        self.edgeRow = edgeRow
-        self.firstOfState = firstOfState
-        self.firstUnmet = firstUnmet
-        self.stoppedBy = stoppedBy
-        self.index = index
-        self.resetLandings = resetLandings
-        self.depth = distance
-        self.backReach = nil
-        self.reachIndex = []
+        self.init(model: model, configurations: configurations, parent: parent, via: via, edges: (edgeStart, edgeTarget, edgeRow),
+                  firstOfState: firstOfState, firstUnmet: firstUnmet, stoppedBy: stoppedBy, index: index,
+                  resetLandings: resetLandings, depth: distance, backReach: nil, reachIndex: [], reachPosition: [])
     }
 
     /// The graph of a flow with server-side keys from its search over backs: configurations shortest first, each one's
     /// parent the configuration its shortest path's last step (or, after a back, the back's whole excursion) starts from.
     private init(model: FlowModel, reach: BackReach, edges keepEdges: Bool) {
-        self.model = model
         let order = reach.settled
         var position = [Int32](repeating: -1, count: reach.configurations.count)
         for (i, c) in order.enumerated() { position[Int(c)] = Int32(i) }
@@ -295,28 +284,38 @@ package struct ConfigurationGraph: Sendable {
             }
         }
         edgeStart.append(edgeTarget.count)
+        self.init(model: model, configurations: configurations, parent: parent, via: via, edges: (edgeStart, edgeTarget, edgeRow),
+                  firstOfState: firstOfState, firstUnmet: firstUnmet, stoppedBy: reach.stoppedBy, index: index,
+                  resetLandings: resetLandings, depth: depth, backReach: reach, reachIndex: order, reachPosition: position)
+    }
+
+    /// Every field, as the two searches above find them.
+    private init(model: FlowModel, configurations: [Configuration], parent: [Int32], via: [Int32],
+                 edges: (start: [Int], target: [Int32], row: [Int32]), firstOfState: [Int32], firstUnmet: [Int32],
+                 stoppedBy: StopReason?, index: [Configuration: Int32], resetLandings: [(configuration: Int32, depth: Int32)],
+                 depth: [Int32], backReach: BackReach?, reachIndex: [Int32], reachPosition: [Int32]) {
+        self.model = model
         self.configurations = configurations
         self.parent = parent
         self.via = via
-        self.edgeStart = edgeStart
-        self.edgeTarget = edgeTarget
-        self.edgeRow = edgeRow
+        self.edgeStart = edges.start
+        self.edgeTarget = edges.target
+        self.edgeRow = edges.row
         self.firstOfState = firstOfState
         self.firstUnmet = firstUnmet
-        self.stoppedBy = reach.stoppedBy
+        self.stoppedBy = stoppedBy
         self.index = index
         self.resetLandings = resetLandings
         self.depth = depth
-        self.backReach = reach
-        self.reachIndex = order
+        self.backReach = backReach
+        self.reachIndex = reachIndex
+        self.reachPosition = reachPosition
     }
 
     /// The steps of the shortest path to configuration `position`: each step's event id (-1 for back) and the configuration after it.
     func steps(to position: Int32) -> [(event: Int32, configuration: Int32)] {
         if let reach = backReach {
-            var graphIndex: [Int32: Int32] = [:]
-            for (i, c) in reachIndex.enumerated() { graphIndex[c] = Int32(i) }
-            return reach.steps(to: reachIndex[Int(position)]).map { ($0.event, graphIndex[$0.configuration] ?? -1) }
+            return reach.steps(to: reachIndex[Int(position)]).map { ($0.event, reachPosition[Int($0.configuration)]) }
         }
         var chain: [(event: Int32, configuration: Int32)] = []
         var cursor = position
