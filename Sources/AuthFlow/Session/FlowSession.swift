@@ -290,7 +290,9 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
 
     /// Why ``back()`` would fail now, or `nil` when it would succeed.
     @inlinable @inline(__always) public var backRefusal: BackRefusal? {
-        if !machine.canUndo || _backFrames == 0 { return .atRoot }
+        if !machine.canUndo { return .atRoot }
+        // Only a flow with section 5's history keys marks in-place frames (this runs at every question the checker asks).
+        if let rules = _rules, rules.usesSection5History, _backFrames == 0 { return .atRoot }
         let state = machine.state
         if isTerminal(state) { return .terminal }
         if !contractAllowsBack(state) { return .disabled }
@@ -422,11 +424,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     /// How many frames the user's back takes off: the top one and every frame that updated it in place
     /// (section 5's `"history": "replace"`); 0 when that would leave no frame (the user is at the root's screen).
     @inlinable var _backFrames: Int {
-        let replaced = storage.replaced
-        guard replaced.count > 1 else { return 1 }
-        var count = 1
-        while count < replaced.count && replaced[replaced.count - count] { count += 1 }
-        return count < replaced.count ? count : 0
+        BackFrames.count(height: storage.replaced.count) { storage.replaced[$0] }
     }
 
     /// The user's back in a flow with section 5's keys, once the machine's top is undone: the frames ``_backFrames`` counts

@@ -18,11 +18,7 @@ struct Lockstep {
     }
 
     /// How many frames the user's back takes off: the top one and each frame that updated it in place; 0 at the root's screen.
-    var backFrames: Int {
-        var count = 1
-        while count < frames.count && frames[frames.count - count].replaces { count += 1 }
-        return count < frames.count ? count : 0
-    }
+    var backFrames: Int { BackFrames.count(height: frames.count) { frames[$0].replaces } }
 
     let model: FlowModel
     let driver: any FlowDriver

@@ -339,8 +339,9 @@ extension TraceReplay {
             return
         }
         // Back takes off the top frame and every frame that updated it in place (section 5); server-side data stays.
-        var count = 1
-        while count < height - 1 && sessions.slots[slot].frames[height - count].replaces { count += 1 }
+        // (A history trimmed to its newest frames may start with an in-place update: one frame always stays.)
+        let taken = BackFrames.count(height: height) { sessions.slots[slot].frames[$0].replaces }
+        let count = taken == 0 ? height - 1 : taken
         sessions.slots[slot].frames.removeLast(count)
         let below = height - count - 1
         if model.layout.hasServerKeys, top.known, sessions.slots[slot].frames[below].known {
