@@ -275,6 +275,21 @@ import Testing
         #expect(ReportRenderer.replayCommand(for: violation, in: report).contains(" check "))
     }
 
+    /// The random tester with its default budget finds it too: every fourth run aims at a configuration no run has
+    /// entered (``FuzzAims``), by the graph's shortest path, backs included; the shrunk path is the shortest.
+    @Test(arguments: [1, 4] as [UInt64])
+    func theRandomTesterFindsTheCodeScreenFromBeforeTheLock(seed: UInt64) throws {
+        let guarded = #""codeAccepted": { "adds": ["session", "codeVerified"], "by": "system", "when": { "below": { "failedPasswords": 3 } } }"#
+        let broken = try Self.json().replacingOccurrences(of: guarded, with: #""codeAccepted": { "adds": ["session", "codeVerified"], "by": "system" }"#)
+        let report = FlowFuzzer(model: try SpecLoader.load(json: broken)).run(FuzzOptions(seed: seed))
+        let failure = try #require(report.failure)
+        #expect(failure.site.property.id == "no-sign-in-while-locked")
+        #expect(failure.shrunk.contains(.back))
+        let shortest = try #require(failure.shortestKnown)
+        #expect(shortest == 14)
+        #expect(failure.shrunk.count <= shortest + 1)
+    }
+
     /// A reset here keeps data (the username, the server's counts): each covering path still replays from a fresh session.
     @Test func everyCoveringPathReplaysFromItsRoot() throws {
         let model = try SpecLoader.load(json: try Self.json())

@@ -80,6 +80,7 @@ public struct FlowFuzzer {
                                   coverage: coverage.summary, seconds: clock.seconds(since: clockStart))
             }
         }
+        var aims = FuzzAims(graph: graph)
         for run in 0..<max(0, options.runs) {
             if let timeout = options.timeout, Date().timeIntervalSince(start) > timeout {
                 return FuzzReport(runs: run, steps: totalSteps, seed: options.seed, failure: nil,
@@ -89,15 +90,26 @@ public struct FlowFuzzer {
             var rng = SeededGenerator(seed: Self.runSeed(options.seed, run: run))
             var lockstep = Lockstep(rules: rules, userRules: userRules, driver: makeDriver(), properties: options.properties, traits: traits,
                                     frameMoves: frameMoves)
-            // Each run drives one variant, drawn from its seed.
-            var outcome = lockstep.start(variant: model.roots.count > 1 ? Int(rng.draw(below: UInt64(model.roots.count))) : 0)
+            // Each run drives one variant, drawn from its seed; a run that aims at a configuration no run has entered starts
+            // in its variant and takes the shortest path there (``FuzzAims``), then goes on at random.
+            let aim = aims.aim(run: run, using: &rng)
+            var outcome = lockstep.start(variant: aim?.variant ?? (model.roots.count > 1 ? Int(rng.draw(below: UInt64(model.roots.count))) : 0))
             coverage.enter(Int(lockstep.top.state))
+            aims.entered(lockstep.top)
+            var steps = 0
+            for action in aim?.actions ?? [] where outcome == nil {
+                let (applicable, found) = lockstep.apply(action)
+                outcome = found
+                steps += 1
+                coverage.enter(Int(lockstep.top.state))
+                aims.entered(lockstep.top)
+                if !applicable { break }
+            }
             // Swarm: this run leaves out some events entirely.
             var excluded = Set<Int32>()
             if options.swarm && run % 4 != 0 {
                 for event in 0..<model.events.count where rng.bool(probability: 0.4) { excluded.insert(Int32(event)) }
             }
-            var steps = 0
             // A run of many steps reads the clock every 1,024: --timeout ends a long walk too.
             func timeUp() -> Bool { steps & 1023 == 1023 && deadline.hasPassed }
             while outcome == nil && steps < options.maxSteps && !timeUp() {
@@ -132,6 +144,7 @@ public struct FlowFuzzer {
                 }
                 outcome = lockstep.apply(action).outcome
                 coverage.enter(Int(lockstep.top.state))
+                aims.entered(lockstep.top)
                 if chosen >= 0, lockstep.rowFired { coverage.fired(state: state, event: Int(emissions[chosen].event.rawValue)) }
                 steps += 1
             }
