@@ -49,3 +49,45 @@ import Testing
         #expect(counter.drivers == 2)
     }
 }
+
+/// `FlowConformance.problem(tour:chosen:variant:)`: a covering tour driven on the app, as the generated tests call it.
+@Suite struct ConformanceTourTests {
+    typealias V2 = Version2ConformanceTests
+
+    /// Each tour's system answers, by step, as the generated tests pass them.
+    static func chosen(_ path: CoveringPaths.Path) -> [Int: [String: String]] {
+        var chosen: [Int: [String: String]] = [:]
+        for (step, values) in path.chosen.enumerated() where !values.isEmpty {
+            chosen[step] = Dictionary(values.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        }
+        return chosen
+    }
+
+    static func problems(_ mutant: V2.Mutant?) -> [String] {
+        let conformance = FlowConformance(model: V2.model) { V2.Coordinator(mutant) }
+        return CoveringPaths(model: V2.model, target: .transitions).paths.compactMap {
+            conformance.problem(tour: $0.events, chosen: chosen($0), variant: 0)
+        }
+    }
+
+    /// Every tour of an `authflow/2` flow passes on its coordinator, with the backend's chosen answers
+    /// (sending the first value of each domain instead would take the tours through `mfa` elsewhere).
+    @Test func everyTourOfASecondFormatFlowPassesOnItsCoordinator() {
+        #expect(Self.problems(nil) == [])
+    }
+
+    @Test func aTokenKeptAfterSignOutFailsATour() throws {
+        let problems = Self.problems(.keepsTokenAfterSignOut)
+        let first = try #require(problems.first)
+        #expect(first.contains("(signOut)"), "\(first)")
+    }
+
+    /// A stale tour says so rather than passing: an event the step does not emit, one the spec does not have, a variant it does not have.
+    @Test func aTourTheSpecNoLongerTakesFails() {
+        let conformance = FlowConformance(model: V2.model) { V2.Coordinator() }
+        #expect(conformance.problem(tour: ["submitEmail", "submitEmail"])
+                == "step 2 (submitEmail) is not a move of the spec from lookup: regenerate the tests from the spec")
+        #expect(conformance.problem(tour: ["submitEmail", "nope"]) == "step 2 (nope): the spec has no such event: regenerate the tests from the spec")
+        #expect(conformance.problem(tour: [], variant: 3) == "the flow has no variant 3 (it has 1): regenerate the tests from the spec")
+    }
+}
