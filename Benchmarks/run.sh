@@ -7,6 +7,7 @@
 #   Benchmarks/run.sh --real-v2-only  only the lockstep walk on real authflow/2 flows (Benchmarks/specs/) and `authcheck check` on them
 #   Benchmarks/run.sh --diff-only     only `authcheck diff` on two versions of the largest flows (Benchmarks/specs/diff/)
 #   Benchmarks/run.sh --ways-in-only  only the ways-in report against `check` without it, on the largest flow in Specs/
+#   Benchmarks/run.sh --conformance-only  only the conformance walk against the app's own calls (sync with undo, async; two flows)
 #
 # Options after the script name go to authcheck-bench (--quick, --repeat N, --no-spin, --traces-only first).
 # SPIN is compared when `spin` is on the PATH (Debian: apt-get install spin) and a C compiler is.
@@ -205,6 +206,28 @@ for target in targets:
 open("Benchmarks/results.md", "w").write(text)
 PY
   echo "wrote the traces section of Benchmarks/results.md" >&2
+  exit 0
+fi
+# --conformance-only: the conformance walk against the app's own calls alone; its section and target lines go in place in results.md.
+if [ "${1:-}" = "--conformance-only" ]; then
+  section="$(mktemp)"
+  trap 'rm -f "$section"' EXIT
+  "$bench" --root "$PWD" "$@" | tee "$section"
+  python3 - "$section" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().rstrip("\n").split("\n")
+targets = [line[len("TARGET: "):] for line in lines if line.startswith("TARGET: ")]
+section = "\n".join(line for line in lines if not line.startswith("TARGET: ")).rstrip("\n") + "\n"
+text = open("Benchmarks/results.md").read()
+pattern = re.compile(r"^## The conformance walk against the app's own calls\n.*?(?=^## )", re.S | re.M)
+text = pattern.sub(lambda _: section + "\n", text, count=1) if pattern.search(text) else text.replace("\n## The lockstep walk on authflow/2 against", "\n" + section + "\n## The lockstep walk on authflow/2 against", 1)
+head, sep, rest = text.partition("\n## Targets\n")
+body, nxt, tail = rest.partition("\n## ")
+kept = [line for line in body.rstrip("\n").split("\n") if not line.startswith("- the conformance walk of `")]
+text = head + sep + "\n".join(kept + targets) + "\n" + (nxt + tail if nxt else "")
+open("Benchmarks/results.md", "w").write(text)
+PY
+  echo "wrote the conformance section of Benchmarks/results.md" >&2
   exit 0
 fi
 # --real-v2-only: measure the real authflow/2 flows alone and put their section and target lines in place in results.md.

@@ -10,6 +10,8 @@ struct Report {
     var tracesOnly = false
     /// Only the section on real `authflow/2` flows (Benchmarks/run.sh --real-v2-only splices it into results.md).
     var realFlowsOnly = false
+    /// Only the section on the conformance walk against the app's own calls (Benchmarks/run.sh --conformance-only).
+    var conformanceOnly = false
     var repeats = 1
     var useSpin = true
     var root = FileManager.default.currentDirectoryPath
@@ -21,6 +23,7 @@ struct Report {
             case "--quick": quick = true
             case "--traces-only": tracesOnly = true
             case "--real-v2-only": realFlowsOnly = true
+            case "--conformance-only": conformanceOnly = true
             case "--no-spin": useSpin = false
             case "--repeat":
                 guard let value = rest.popFirst().flatMap(Int.init), value >= 1 else {
@@ -114,6 +117,10 @@ struct Report {
         }
         if realFlowsOnly {
             for target in try realFlowsSection(emit) { emit("TARGET: " + target) }
+            return
+        }
+        if conformanceOnly {
+            for target in try conformanceFloorSection(emit) { emit("TARGET: " + target) }
             return
         }
         emit("# authcheck benchmarks")
@@ -241,6 +248,9 @@ struct Report {
              + "once per configuration, under 2%.")
         emit()
 
+        // 3a. The conformance walk against the app's own calls, synchronous and async, on two flows.
+        let floorTargets = try conformanceFloorSection(emit)
+
         // 3b. authflow/2 against authflow/1.
         let version2 = try version2Section(emit)
         let realFlowTargets = try realFlowsSection(emit)
@@ -318,6 +328,7 @@ struct Report {
                  + "of a /1 flow of the same size (peak \(f(version2.peakV2, 1)) MB against \(f(version2.peakV1, 1)) MB) — "
                  + (version2.ratio >= 0.5 ? "met (at least half)" : "**not met** (target at least half)"))
         }
+        for target in floorTargets { emit(target) }
         for target in realFlowTargets { emit(target) }
         if let verifyTarget {
             emit("- complete verification of a generated flow of \(verifyTarget.states) states and 16 keys: "

@@ -2,8 +2,10 @@
 //
 //   authcheck-bench [--quick] [--repeat N] [--no-spin] [--root DIR]   the whole report, as Markdown on stdout
 //   authcheck-bench --real-v2-only [--repeat N] [--root DIR]          only the section on real authflow/2 flows
+//   authcheck-bench --conformance-only [--quick] [--repeat N] [--root DIR]  only the conformance walk against the app's calls
 //   authcheck-bench walk SPEC DEPTH WORKERS                            one walk, in this process (a child)
-//   authcheck-bench conformance SPEC DEPTH undo|replay|floor           one conformance walk of the example app, or its floor (a child)
+//   authcheck-bench conformance SPEC DEPTH MODE [APP]                  one conformance walk of an app, or its floor (a child)
+//   authcheck-bench replay SPEC COUNT                                  FlowConformance.replay, reused and made afresh (a child)
 //   authcheck-bench verify STATES KEYS SEED                            one complete verification (a child)
 //   authcheck-bench export SPEC DEPTH                                  the Promela model SPIN is run on
 //   authcheck-bench passcode COUNT SEED                                normalise COUNT generated inputs (a child)
@@ -21,6 +23,8 @@ do {
         try Measure.walk(arguments.dropFirst())
     case "conformance":
         try Measure.conformance(arguments.dropFirst())
+    case "replay":
+        try Measure.replay(arguments.dropFirst())
     case "verify":
         try Measure.verify(arguments.dropFirst())
     case "export":
@@ -34,8 +38,11 @@ do {
     case "-h", "--help":
         print("usage: authcheck-bench [--quick] [--repeat N] [--no-spin] [--root DIR]\n"
               + "       authcheck-bench --real-v2-only [--repeat N] [--root DIR]\n"
+              + "       authcheck-bench --conformance-only [--quick] [--repeat N] [--root DIR]\n"
               + "       authcheck-bench walk SPEC DEPTH WORKERS\n"
-              + "       authcheck-bench conformance SPEC DEPTH undo|replay|floor\n"
+              + "       authcheck-bench conformance SPEC DEPTH undo|replay|floor [sign-in|next-step]\n"
+              + "       authcheck-bench conformance SPEC DEPTH walk|floor|floor-hops async-sign-in|async-next-step\n"
+              + "       authcheck-bench replay SPEC COUNT\n"
               + "       authcheck-bench verify STATES KEYS SEED\n"
               + "       authcheck-bench export SPEC DEPTH\n"
               + "       authcheck-bench passcode COUNT SEED\n"

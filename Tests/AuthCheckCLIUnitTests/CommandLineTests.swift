@@ -198,6 +198,40 @@ import Testing
         #expect(capture.stdout == committed,
                 "regenerate: authcheck paths --format swift Specs/email-first.json > Examples/SignInCoordinator/Tests/SignInCoordinatorTests/EmailFirstPathsTests.swift")
     }
+
+    /// `--adapter` tours drive the example app's own coordinator; they compile and pass in its test target (with a mutant failing one).
+    @Test func theExampleAppsGeneratedToursAreUpToDate() throws {
+        let capture = CapturedOutput()
+        let context = CommandContext(console: capture.console(), environment: RunEnvironment(variables: [:]))
+        #expect(AuthCheckCommand.run(["paths", "--format", "swift", "--adapter", "EmailFirstApp", Fixture.url(Fixture.emailFirst).path],
+                                     context: context) == 0)
+        let committed = try String(contentsOf: Fixture.url("Examples/SignInCoordinator/Tests/SignInCoordinatorTests/EmailFirstToursTests.swift"),
+                                   encoding: .utf8)
+        #expect(capture.stdout == committed,
+                "regenerate: authcheck paths --format swift --adapter EmailFirstApp Specs/email-first.json > Examples/SignInCoordinator/Tests/SignInCoordinatorTests/EmailFirstToursTests.swift")
+    }
+
+    /// `--adapter` takes a type name, with or without its module, and only with `--format swift`.
+    @Test func theAdapterIsATypeNameForSwiftTests() {
+        func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
+            let capture = CapturedOutput()
+            let context = CommandContext(console: capture.console(), environment: RunEnvironment(variables: [:]))
+            return (AuthCheckCommand.run(["paths"] + arguments + [Fixture.url(Fixture.emailFirst).path], context: context), capture)
+        }
+        let (status, module) = run(["--format", "swift", "--adapter", "MyApp.LoginCoordinator"])
+        #expect(status == 0)
+        #expect(module.stdout.contains("import MyApp\n"))
+        #expect(module.stdout.contains("@TaskLocal static var make: @Sendable () -> LoginCoordinator = { LoginCoordinator() }"))
+        #expect(module.stdout.components(separatedBy: "@Test func tour").count == 15)
+        for bad in ["Login Coordinator", "a.b.c", "1App", "My-App", "", "class"] {
+            let (status, capture) = run(["--format", "swift", "--adapter", bad])
+            #expect(status == 2, "\(bad)")
+            #expect(capture.stderr.contains("invalid value '\(bad)' for '--adapter': a Swift type name, TYPE or MODULE.TYPE"), "\(capture.stderr)")
+        }
+        let (text, capture) = run(["--adapter", "App"])
+        #expect(text == 2)
+        #expect(capture.stderr.contains("--adapter writes Swift tests: add --format swift"))
+    }
 }
 
 /// A run whose --property leaves out the runtime walk prints the stacks as counted, and no rate it did not measure.

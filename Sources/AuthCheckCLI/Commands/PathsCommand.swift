@@ -14,7 +14,17 @@ enum PathsCommand: Subcommand {
                               default: CoverTarget.transitions) { text, name throws(UsageError) in
         CoverTarget(rawValue: try ValueParsers.choice(text, option: name, in: CoverTarget.allCases.map(\.rawValue)))!
     }
-    static let options = [cover.spec, format.spec, CommonOptions.maxConfigurations.spec, CommonOptions.timeout.spec, CommonOptions.variant.spec]
+    static let adapter = Option<String?>("--adapter", value: "TYPE",
+                                         help: "with --format swift: drive the app's FlowUnderTest adapter TYPE (or MODULE.TYPE, imported) instead of a FlowSession",
+                                         default: nil) { text, name throws(UsageError) in
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ SwiftText.isIdentifier(String($0)) }) else {
+            throw UsageError.invalidValue(option: name, value: text, reason: "a Swift type name, TYPE or MODULE.TYPE")
+        }
+        return text
+    }
+    static let options = [cover.spec, format.spec, adapter.spec, CommonOptions.maxConfigurations.spec, CommonOptions.timeout.spec,
+                          CommonOptions.variant.spec]
     static let discussion = [
         (title: "OUTPUT", body: """
             Paths of forward events from the initial state, for UI or snapshot tests to drive
@@ -38,6 +48,11 @@ enum PathsCommand: Subcommand {
             the path (in its variant, sending the chosen values) and checks the state, the
             data keys and the values after every step:
               authcheck paths --format swift Specs/sign-in.json > Tests/AppTests/SignInPaths.swift
+            With --adapter TYPE the tests drive the app instead: one test per tour makes a
+            TYPE() (a FlowUnderTest, usually the adapter of the app's coordinator) and checks
+            its state and data against the spec's frame after every step
+            (FlowConformance.problem(tour:)); MODULE.TYPE also imports MODULE:
+              authcheck paths --format swift --adapter MyApp.LoginCoordinator Specs/sign-in.json
             """),
         (title: "EXIT STATUS", body: HelpFormatter.exitStatus(writing: "the paths were") + "\n3  a limit (--max-configurations, --timeout) stopped the search or the tour"),
     ]
@@ -45,6 +60,7 @@ enum PathsCommand: Subcommand {
     struct Settings: CommandSettings {
         var cover: CoverTarget
         var format: String
+        var adapter: String?
         var spec: String
         var variants: [String: Set<String>] = [:]
         var maxConfigurations: Int
@@ -53,6 +69,8 @@ enum PathsCommand: Subcommand {
         init(_ parsed: ParsedArguments) throws(UsageError) {
             cover = try parsed.value(of: PathsCommand.cover)
             format = try parsed.value(of: PathsCommand.format)
+            adapter = try parsed.value(of: PathsCommand.adapter)
+            if adapter != nil && format != "swift" { throw UsageError.conflict("--adapter writes Swift tests: add --format swift") }
             maxConfigurations = try parsed.value(of: CommonOptions.maxConfigurations)
             timeout = try parsed.value(of: CommonOptions.timeout)
             variants = try parsed.value(of: CommonOptions.variant)
@@ -76,7 +94,11 @@ enum PathsCommand: Subcommand {
             case "json": context.console.out(json(cover, spec: settings.spec))
             case "swift":
                 if let stop = cover.stoppedBy { context.console.err("warning: \(SpecRunner.displayName(settings.spec)): \(incompleteText(cover, stop))") }
-                context.console.out(swiftTests(cover, spec: settings.spec, name: model.name, model: model))
+                if let adapter = settings.adapter {
+                    context.console.out(appTests(cover, spec: settings.spec, name: model.name, model: model, adapter: adapter))
+                } else {
+                    context.console.out(swiftTests(cover, spec: settings.spec, name: model.name, model: model))
+                }
             default: context.console.out(text(cover, spec: settings.spec))
             }
             return cover.stoppedBy == nil ? 0 : Verdict.incomplete.exitCode

@@ -85,6 +85,10 @@ final class AppDriver<Flow: FlowUnderTest> {
     @usableFromInline @exclusivity(unchecked) var states: [Int32]
     /// The app's snapshot before each accepted event, when snapshots are used.
     @usableFromInline @exclusivity(unchecked) var snapshots: [Any] = []
+    /// Per height, the app's data last found to match the frame there, and the frame (``Verified``).
+    @usableFromInline @exclusivity(unchecked) var verified: [Verified?] = []
+    /// Per height and key, the token of each presence key of the frame in ``verified``.
+    @usableFromInline @exclusivity(unchecked) var verifiedTokens: [Int] = []
 
     /// Saves and restores an app's snapshots through an existential, its `Snapshot` type erased.
     @usableFromInline struct Snapshotter {
@@ -307,9 +311,23 @@ final class AppDriver<Flow: FlowUnderTest> {
     }
 
     /// Whether the app holds exactly the data `expected` (see ``isAt(_:keys:values:packed:)``).
+    ///
+    /// The same dictionary the app held when it last matched this frame at this height matches
+    /// again without comparing (``AppDriver/Verified``): what a refused event or a back that
+    /// restores the data leaves.
     @inlinable
     func holds(_ expected: KeySet, values: UnsafePointer<Int>, packed: UInt64) -> Bool {
         let data = withApp { $0.data }
+        let height = states.count
+        if isVerified(data, height: height, expected, values: values, packed: packed) { return true }
+        guard compares(data, expected, values: values, packed: packed) else { return false }
+        verify(data, height: height, expected, values: values, packed: packed)
+        return true
+    }
+
+    /// Whether `data` is exactly the data `expected`, compared key by key.
+    @inlinable
+    func compares(_ data: [Flow.Key: Flow.Value], _ expected: KeySet, values: UnsafePointer<Int>, packed: UInt64) -> Bool {
         if presenceOnly {
             guard data.count == expected.count else { return false }
             if iteratesData {

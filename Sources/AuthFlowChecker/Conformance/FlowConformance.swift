@@ -78,8 +78,12 @@ public struct FlowConformance<Flow: FlowUnderTest> {
     }
 
     /// Replays `path` on a fresh implementation; the first violation, or nil when it conforms (or the path does not apply).
+    ///
+    /// Cheap to call often (a test per tour, a loop over findings): the flow's analysis and the
+    /// driver are made on the first call and reused, each replay starting from a fresh app.
+    /// - Complexity: O(path length) actions of the app, after the first call.
     public func replay(_ path: [FuzzAction]) -> FuzzOutcome? {
-        checks.fuzzer().replay(path)
+        checks.replays.withFuzzer(checks) { $0.replay(path) }
     }
 }
 
@@ -90,6 +94,8 @@ struct AppConformance {
     let tables: AppTables
     let drivers: AppDrivers
     var usesCapabilities = true
+    /// What ``FlowConformance/replay(_:)`` reuses between calls.
+    let replays = ReplayCache()
 
     @usableFromInline
     init(model: FlowModel, drivers: AppDrivers) {

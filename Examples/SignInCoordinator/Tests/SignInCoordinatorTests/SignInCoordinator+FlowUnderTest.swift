@@ -16,3 +16,7 @@ extension SignInCoordinator: UndoableFlowUnderTest {
         handle(event, output: data)
     }
 }
+
+/// The app the generated tours (EmailFirstToursTests.swift, `authcheck paths --format swift --adapter EmailFirstApp`) drive:
+/// one name for it in this package's build and in authcheck's own, where the app's module is named differently.
+typealias EmailFirstApp = SignInCoordinator

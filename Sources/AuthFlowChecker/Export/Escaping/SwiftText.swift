@@ -38,4 +38,12 @@ package enum SwiftText {
         let joined = words.joined()
         return joined.first?.isLetter == true ? joined : fallback + joined
     }
+
+    /// Whether `text` is a plain Swift identifier (ASCII letters, digits and `_`, not starting with a digit) and no keyword.
+    package static func isIdentifier(_ text: String) -> Bool {
+        guard let first = text.first, first.isASCII, first.isLetter || first == "_" else { return false }
+        let keywords: Set<String> = ["class", "struct", "enum", "protocol", "func", "var", "let", "import", "init", "self", "Self",
+                                     "Any", "Type", "in", "is", "as", "try", "throws", "return", "true", "false", "nil", "static"]
+        return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } && !keywords.contains(text)
+    }
 }
