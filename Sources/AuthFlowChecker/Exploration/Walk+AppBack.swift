@@ -55,7 +55,10 @@ extension Walk {
             if matcher.matches(state: landing.state, values: landing.values, data: landing.data, height: index + 1) { return .none }
             return .some(mismatch(landing))
         } : nil
-        if accepted, found == nil { return resync() }
+        if accepted, found == nil {
+            probeRefusals(afterBackTo: index, landing: landing)
+            return resync()
+        }
         let subject = self.subject, state = entry.state
         if !accepted {
             report(.undoMismatch, state: state, event: node.event, trigger: .back(landing: Int32(index))) { model in
@@ -72,8 +75,37 @@ extension Walk {
         resync()
     }
 
+    /// Sends the app each event the landing's step does not emit, after a back that landed right: each must be refused
+    /// and change nothing. The walk never goes on from a back landing, and only there does a request the app left in
+    /// flight (back should have cancelled it) show: its answer, handled on the screen back went to.
+    mutating func probeRefusals(afterBackTo index: Int, landing: FrameTable.Entry) {
+        let state = Int(landing.state)
+        let emitted = Set(model.emissions[state].map(\.event.rawValue))
+        for e in 0..<Int32(model.events.count) where !emitted.contains(e) {
+            let accepted = send(EventID(e), values: 0, height: index + 2)
+            if !accepted, withBackTokens(landing: index, {
+                matcher.matches(state: landing.state, values: landing.values, data: landing.data, height: index + 1)
+            }) { continue }
+            let subject = self.subject, trigger = WalkTrigger.backThen(landing: Int32(index), event: e)
+            if accepted {
+                report(.divergence, state: landing.state, event: e, trigger: trigger) { model in
+                    "after back, \(subject) accepted \(model.events[Int(e)]) in \(model.states[state]), where the step does not offer it"
+                }
+                checkRulesOnRuntime(trigger: trigger)
+            } else {
+                let found = withBackTokens(landing: index) { mismatch(landing) }
+                let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
+                report(.undoMismatch, state: landing.state, event: e, trigger: trigger, mismatch: found) { model in
+                    "after back, rejecting \(model.events[Int(e)]) changed \(subject): \(problem)"
+                }
+                checkRulesOnRuntime(trigger: trigger, mismatch: found)
+            }
+            return
+        }
+    }
+
     /// The back step of a counterexample that ends with the user's back landing on node `index` (server-side data the top's).
-    func backStep(landing index: Int) -> PathStep {
+    func backStep(landing index: Int, event: String = "back") -> PathStep {
         let landing = backLanding(takes: nodes.count - 1 - index).entry
         var values: [String: String] = [:]
         for k in 0..<model.keys.count where configBits & (1 << UInt64(k)) == 0 {
@@ -87,6 +119,14 @@ extension Walk {
                 values[model.keys[k]] = shown
             }
         }
-        return PathStep(event: "back", state: model.states[Int(landing.state)], data: model.keys.filter { values[$0] != nil }, values: values)
+        return PathStep(event: event, state: model.states[Int(landing.state)], data: model.keys.filter { values[$0] != nil }, values: values)
+    }
+}
+
+extension WalkTrigger {
+    /// How many steps the trigger adds to the path it ends.
+    var steps: Int32 {
+        if case .backThen = self { return 2 }
+        return 1
     }
 }

@@ -519,7 +519,7 @@ struct Walk<Driver: FlowDriver> {
     /// the shortest (then first in variant and move order) occurrence.
     mutating func record(_ site: Site, state: String, trigger: WalkTrigger?, mismatch: FrameMismatch?,
                          _ message: (FlowModel) -> String) {
-        var order = [Int32(nodes.count - 1 + (trigger == nil ? 0 : 1)), Int32(variant)]
+        var order = [Int32(nodes.count - 1) + (trigger?.steps ?? 0), Int32(variant)]
         for node in nodes.dropFirst() { order.append(node.via) }
         if let existing = sites[site], !order.lexicographicallyPrecedes(existing.order) { return }
         func step(_ event: String?, at i: Int) -> PathStep {
@@ -534,6 +534,9 @@ struct Walk<Driver: FlowDriver> {
             let userBack = readsInternals ? entry(at: nodes.count - 1).facts.contains(.backAllowed) : undoIsAppBack(entry(at: nodes.count - 1))
             path.append(step(userBack ? "back" : "undo", at: nodes.count - 2))
         case let .back(landing)?: path.append(backStep(landing: Int(landing)))
+        case let .backThen(landing, event)?:
+            path.append(backStep(landing: Int(landing)))
+            path.append(backStep(landing: Int(landing), event: model.events[Int(event)]))
         case .forbiddenBack?: path.append(step("back", at: nodes.count - 1))
         case let .event(sent)?: path.append(step(model.events[Int(sent)], at: nodes.count - 1))
         case nil: break
@@ -584,6 +587,8 @@ enum WalkTrigger: Equatable {
     case forbiddenBack
     /// An app's back in a flow with section 5's history keys, landing on the node at this index (``Walk/checkAppBack(_:takes:)``).
     case back(landing: Int32)
+    /// That back, then an event sent on the screen it landed on (raw ids).
+    case backThen(landing: Int32, event: Int32)
     /// An event sent at the node that the table has no row for (its raw id).
     case event(Int32)
 }
