@@ -90,6 +90,11 @@ enum BruteForce {
     /// Every stack of at most `depth` events from every root, walked one by one; a `/1` flow by its
     /// table, an `authflow/2` flow by the successor function (a reset lands on a root: no new stack).
     static func walk(_ model: FlowModel, depth: Int) -> (byState: [Int], byRow: [Int], total: Int) {
+        // Section 5: two paths can build the same history; the whole histories are kept and counted once each.
+        if model.stacksAreHistories {
+            let counts = HistoryCount.count(model, depth: depth)
+            return (counts.byState, counts.byRow, counts.total)
+        }
         var byState = [Int](repeating: 0, count: model.stateCount)
         var byRow = [Int](repeating: 0, count: model.rows.count)
         var total = 0

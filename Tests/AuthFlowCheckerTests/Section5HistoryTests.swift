@@ -1,3 +1,4 @@
+import AuthCheckTestSupport
 import AuthFlow
 @testable import AuthFlowChecker
 import Foundation
@@ -292,5 +293,38 @@ final class SteppingClock: @unchecked Sendable {
         defer { lock.unlock() }
         seconds += 1
         return Date(timeIntervalSince1970: 1_800_000_000 + seconds)
+    }
+}
+
+/// The lockstep walk goes on from a reset that keeps data: what the runtime does only after such a reset is checked too.
+@Suite struct Section5ResetLandingWalkTests {
+    static let json = """
+        {"format": "authflow/2", "initial": "start", "success": ["home"], "abort": [],
+         "data": {"email": {}},
+         "steps": {"start": {"emits": {"enter": {"adds": ["email"]}, "skip": []}}, "password": {"emits": {"ok": [], "signOut": []}},
+                   "home": {"emits": {}}},
+         "transitions": [{"from": "start", "on": "enter", "to": "password"}, {"from": "start", "on": "skip", "to": "password"},
+                         {"from": "password", "on": "ok", "to": "home"},
+                         {"from": "password", "on": "signOut", "to": "start", "reset": true, "keeps": ["email"]}]}
+        """
+
+    /// A runtime that refuses `enter` when it remembers an email: only a history that starts after the sign-out has one there.
+    final class EnterRefusedAfterSignOut: ForwardingDriver {
+        override func send(_ event: EventID, value: (KeyID) -> FlowValue) -> Bool {
+            if model.events[event.index] == "enter", real.state == model.initial, real.height == 1,
+               let email = model.key(named: "email"), real.value(of: email) != nil { return false }
+            return real.send(event, value: value)
+        }
+    }
+
+    @Test func aFaultAboveTheLandingIsFoundAndItsPathShowsTheReset() throws {
+        let model = try SpecLoader.load(json: Self.json)
+        let walk = RuntimeExplorer(model: model).explore(EnterRefusedAfterSignOut(model: model), depth: 4)
+        let violation = try #require(walk.violations.first { $0.event == "enter" })
+        #expect(violation.path.compactMap(\.event) == ["enter", "signOut", "enter"])
+        // The correct runtime holds, and the walk drives the histories above the landing as the count counts them.
+        let clean = RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: 4)
+        #expect(clean.violations.isEmpty)
+        #expect(clean.stacks == RuntimeExplorer(model: model).countStacks(depth: 4))
     }
 }

@@ -1,3 +1,4 @@
+import AuthCheckTestSupport
 import AuthFlow
 @testable import AuthFlowChecker
 import Foundation
@@ -129,6 +130,48 @@ import Testing
             #expect(path.count - 1 == Int(graph.depth[i]))
             #expect(path.last?.state == model.states[Int(graph.configurations[i].state)])
         }
+    }
+}
+
+/// Section 5's `stacks` (distinct pairs of a history and server data within a number of forward moves) against a count
+/// that keeps every history whole (``HistoryCount``): in all, per state and per row.
+@Suite struct Section5StackOracleTests {
+    static func compare(_ model: FlowModel, depths: ClosedRange<Int>, _ label: String) {
+        let graph = ConfigurationGraph(model: model)
+        for depth in depths {
+            let counts = graph.countStacks(depth: depth)
+            let oracle = HistoryCount.count(model, depth: depth)
+            #expect(HistoryCount.Counts(total: counts.total, byState: counts.perState, byRow: counts.perRow) == oracle,
+                    "\(label) at depth \(depth)")
+        }
+    }
+
+    @Test(arguments: 0..<40)
+    func theCountAgreesWithWholeHistories(seed: Int) throws {
+        let model = try SpecLoader.load(json: Section5OracleTests.randomFlow(seed: UInt64(seed)))
+        Self.compare(model, depths: 0...7, "seed \(seed)")
+    }
+
+    @Test func theSignInFixtureCountsItsHistories() throws {
+        let model = try SpecLoader.load(file: Fixture.url("Tests/AuthFlowCheckerTests/Fixtures/section5/sign-in-next-step-server.json").path)
+        Self.compare(model, depths: 0...9, "sign-in-next-step-server")
+    }
+
+    /// A flow whose reset keeps a key and that has no other section-5 key: the landing's history is its own.
+    @Test func aResetThatKeepsAKeyStartsHistoriesOfItsOwn() throws {
+        let model = try SpecLoader.load(json: """
+            {"format": "authflow/2", "initial": "start", "success": ["home"], "abort": [],
+             "data": {"email": {}},
+             "steps": {"start": {"emits": {"enter": {"adds": ["email"]}}}, "password": {"emits": {"ok": [], "signOut": []}},
+                       "home": {"emits": {}}},
+             "transitions": [{"from": "start", "on": "enter", "to": "password"}, {"from": "password", "on": "ok", "to": "home"},
+                             {"from": "password", "on": "signOut", "to": "start", "reset": true, "keeps": ["email"]}]}
+            """)
+        Self.compare(model, depths: 0...6, "keeps")
+        // [start], [start password], [start password home]; after enter, signOut: [start+email] (2 moves),
+        // [start+email password] (3), [start+email password home] (4): 6 within 4 moves, 2 within 1.
+        #expect(ConfigurationGraph(model: model).countStacks(depth: 4).total == 6)
+        #expect(ConfigurationGraph(model: model).countStacks(depth: 1).total == 2)
     }
 }
 

@@ -42,11 +42,13 @@ extension ParallelExplorer {
         let depth = max(0, depth)
         let model = explorer.model
         let traits = explorer.traits
-        if workers == 1 || depth == 0 {
+        let resets = workers == 1 || depth == 0 ? nil : ResetStacks(model: model, depth: depth)
+        // A reset landing the walk walks on from is walked within the whole depth by whoever drives its reset; the prefix's
+        // walk has a bound of its own, so such a flow is walked by one worker (section 5's resets that keep data).
+        guard let resets, resets.landings.isEmpty else {
             return explorer.explore(makeDriver(), depth: depth, timeout: timeout)
         }
         let (prefix, tasks) = self.tasks(depth: depth)
-        let resets = ResetStacks(model: model, depth: depth)
         let shared = Shared(taskCount: tasks.count, deadline: timeout.map { Date().addingTimeInterval($0) },
                             progress: CheckProgress.current)
         DispatchQueue.concurrentPerform(iterations: min(workers, tasks.count)) { _ in
@@ -72,7 +74,7 @@ extension ParallelExplorer {
             }
             if let subtrees { shared.merge(subtrees) }
         }
-        return RuntimeExploration(violations: Walk<Driver>.ordered(Array(shared.sites.values)), stacks: shared.stacks,
-                                  depth: depth, stoppedBy: shared.stoppedBy ?? (shared.stop ? timeout.map { .timeout(seconds: $0) } : nil))
+        return explorer.counted(RuntimeExploration(violations: Walk<Driver>.ordered(Array(shared.sites.values)), stacks: shared.stacks,
+                                  depth: depth, stoppedBy: shared.stoppedBy ?? (shared.stop ? timeout.map { .timeout(seconds: $0) } : nil)))
     }
 }

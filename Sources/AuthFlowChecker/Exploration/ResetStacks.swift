@@ -9,6 +9,13 @@ import AuthFlow
 /// found broken at another path: the stack is fixed here, from the model alone, by one breadth-first
 /// search per variant over the same moves the walk takes (siblings that push the same frame are one).
 ///
+/// A reset whose row keeps keys (or whose flow has server-side keys) can land on a configuration that
+/// is not the variant's root: a one-frame history of its own, with stacks above it that no push
+/// reaches. The walk walks on from each such landing once, after the first reset (breadth-first, in
+/// move order) that lands on it, and the search here follows the same reset moves, so a
+/// configuration reached only above a landing has its stack fixed too (its path then holds the
+/// reset's ordinal, as the walk's node for the landing does).
+///
 /// Only configurations with a reset move are kept, with the path to them as move ordinals; a flow
 /// without reset rows keeps nothing and costs nothing.
 ///
@@ -16,11 +23,15 @@ import AuthFlow
 final class ResetStacks: Sendable {
     /// Per configuration with a reset move: its variant and its stack's move ordinals from the variant's root.
     let paths: [Configuration: (variant: Int, path: [Int32])]
+    /// Per landing that is not its variant's root: the configuration whose reset the walk walks on from, and the reset's ordinal.
+    let landings: [Configuration: (variant: Int, source: Configuration, move: Int32)]
 
     init(model: FlowModel, depth: Int) {
         var paths: [Configuration: (variant: Int, path: [Int32])] = [:]
+        var landings: [Configuration: (variant: Int, source: Configuration, move: Int32)] = [:]
         guard model.emissions.contains(where: { $0.contains { $0.rows.contains(where: \.reset) } }) else {
             self.paths = paths
+            self.landings = landings
             return
         }
         var table = FrameTable(model: model, depth: depth, capacity: Int(Int32.max))
@@ -36,9 +47,16 @@ final class ResetStacks: Sendable {
                     let entry = table.entries[Int(config)]
                     if entry.facts.contains(.resets), paths[entry.configuration] == nil { paths[entry.configuration] = (variant, path) }
                     guard length < depth else { continue }
-                    for m in Int(entry.moveStart)..<Int(entry.moveEnd) where table.moves[m].walked {
-                        let target = table.moves[m].target
-                        if seen.insert(target).inserted { next.append((target, path + [Int32(m) - entry.moveStart])) }
+                    for m in Int(entry.moveStart)..<Int(entry.moveEnd) {
+                        let move = table.moves[m]
+                        if move.walked {
+                            if seen.insert(move.target).inserted { next.append((move.target, path + [Int32(m) - entry.moveStart])) }
+                        } else if move.target == FrameTable.reset && move.landing != first {
+                            let landing = table.entries[Int(move.landing)].configuration
+                            guard landings[landing] == nil else { continue }
+                            landings[landing] = (variant, entry.configuration, Int32(m) - entry.moveStart)
+                            if seen.insert(move.landing).inserted { next.append((move.landing, path + [Int32(m) - entry.moveStart])) }
+                        }
                     }
                 }
                 level = next
@@ -46,6 +64,13 @@ final class ResetStacks: Sendable {
             }
         }
         self.paths = paths
+        self.landings = landings
+    }
+
+    /// Whether the walk walks on from the landing of reset move `ordinal` of `source`: the first reset, breadth-first, that lands there.
+    func walksOn(from source: Configuration, ordinal: Int32, landing: Configuration, variant: Int) -> Bool {
+        guard let found = landings[landing] else { return false }
+        return found.variant == variant && found.source == source && found.move == ordinal
     }
 
     /// Whether the stack `nodes` (in `variant`) is the one at which the resets of its top configuration `configuration` are driven.

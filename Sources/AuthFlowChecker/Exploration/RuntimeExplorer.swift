@@ -79,12 +79,22 @@ package struct RuntimeExplorer: Sendable {
                                  start: { session.start(variant: $0) })
             walk.progress = progress
             walk.runAll()
-            return walk.result()
+            return counted(walk.result())
         }
         var walk = Walk(model: model, driver: driver, traits: traits, depth: depth, deadline: deadline, timeout: timeout,
                              start: { driver.start(variant: $0) })
         walk.progress = progress
         walk.runAll()
-        return walk.result()
+        return counted(walk.result())
+    }
+
+    /// `exploration` with the stacks section 5 counts when two of the walk's paths can build the same history
+    /// (``FlowModel/stacksAreHistories``): the walk drives every history at least once, and the count says how many
+    /// distinct ones there are. A walk a limit stopped keeps the stacks it drove.
+    func counted(_ exploration: RuntimeExploration) -> RuntimeExploration {
+        guard model.stacksAreHistories, exploration.stoppedBy == nil else { return exploration }
+        var counted = exploration
+        counted.stacks = countStacks(depth: exploration.depth)
+        return counted
     }
 }

@@ -9,10 +9,10 @@ import AuthFlow
 /// the frame below as back leaves it, then replays the stack.
 extension Walk {
     /// How many frames the user's back takes off the stack now: the top node and each below it that updated the next one
-    /// down in place; 0 when the user is on the root's screen.
+    /// down in place; 0 when the user is on the root's screen (the history starts at ``base``, a reset's landing).
     func backFrames() -> Int {
-        BackFrames.count(height: nodes.count) { i in
-            table.moves[Int(entry(at: i - 1).moveStart + nodes[i].via)].replaces
+        BackFrames.count(height: nodes.count - base) { i in
+            table.moves[Int(entry(at: base + i - 1).moveStart + nodes[base + i].via)].replaces
         }
     }
 
@@ -52,7 +52,7 @@ extension Walk {
         let (index, landing) = backLanding(takes: takes)
         let accepted = driver.back()
         let found = accepted ? withBackTokens(landing: index) { () -> FrameMismatch?? in
-            if matcher.matches(state: landing.state, values: landing.values, data: landing.data, height: index + 1) { return .none }
+            if matcher.matches(state: landing.state, values: landing.values, data: landing.data, height: index + 1 - base) { return .none }
             return .some(mismatch(landing))
         } : nil
         if accepted, found == nil {
@@ -84,7 +84,7 @@ extension Walk {
         for e in 0..<Int32(model.events.count) where !emitted.contains(e) {
             let accepted = send(EventID(e), values: 0, height: index + 2)
             if !accepted, withBackTokens(landing: index, {
-                matcher.matches(state: landing.state, values: landing.values, data: landing.data, height: index + 1)
+                matcher.matches(state: landing.state, values: landing.values, data: landing.data, height: index + 1 - base)
             }) { continue }
             let subject = self.subject, trigger = WalkTrigger.backThen(landing: Int32(index), event: e)
             if accepted {

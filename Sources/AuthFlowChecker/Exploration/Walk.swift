@@ -68,6 +68,8 @@ struct Walk<Driver: FlowDriver> {
     let resetStacks: ResetStacks
     /// The stack height below which this walk does not go: 0 for a whole walk, the subtree's root's parent for ``runSubtree(variant:path:)``.
     var floor = 0
+    /// The node the runtime's history starts at: 0, or a reset's landing the walk walks on from (``walkOn(from:landing:)``).
+    var base = 0
     /// When set, called every 4096 stacks with the stacks counted since the last call instead of reporting
     /// progress and checking the deadline; returns whether to stop (walks that share an exploration share its limits).
     var monitor: ((Int) -> Bool)?
@@ -246,8 +248,26 @@ struct Walk<Driver: FlowDriver> {
     mutating func pushModel(_ m: Int) {
         let top = nodes.count - 1
         let move = table.moves[m]
-        let height = nodes.count + 1
         let logStart = log.count
+        expect(move, height: nodes.count + 1)
+        var target = move.target
+        let via = Int32(m) - table.entries[Int(nodes[top].config)].moveStart
+        if table.entries[Int(target)].moveStart < 0 {
+            // The only place the table grows: empty it first when the expansion might not fit.
+            if table.isFull {
+                let configuration = table.entries[Int(target)].configuration
+                compact()
+                target = table.intern(configuration)
+            }
+            table.expand(target, of: model)
+        }
+        nodes.append(Node(config: target, next: table.entries[Int(target)].moveStart, event: move.event, via: via, logStart: Int32(logStart)))
+    }
+
+    /// Sets (and logs) the tokens the runtime holds after `move`, sent at stack height `height`: a fresh one for each
+    /// presence key its emission adds, ``FrameTable/addedByEffect`` for each its row's effects add.
+    @inline(__always)
+    mutating func expect(_ move: FrameTable.Move, height: Int) {
         var added = move.adds
         while added != 0 {
             let k = added.trailingZeroBitCount
@@ -262,18 +282,6 @@ struct Walk<Driver: FlowDriver> {
             log.append(ExpectedChange(key: Int32(k), previous: expected[k]))
             expected[k] = FrameTable.addedByEffect
         }
-        var target = move.target
-        let via = Int32(m) - table.entries[Int(nodes[top].config)].moveStart
-        if table.entries[Int(target)].moveStart < 0 {
-            // The only place the table grows: empty it first when the expansion might not fit.
-            if table.isFull {
-                let configuration = table.entries[Int(target)].configuration
-                compact()
-                target = table.intern(configuration)
-            }
-            table.expand(target, of: model)
-        }
-        nodes.append(Node(config: target, next: table.entries[Int(target)].moveStart, event: move.event, via: via, logStart: Int32(logStart)))
     }
 
     mutating func push(_ m: Int) {
@@ -315,7 +323,7 @@ struct Walk<Driver: FlowDriver> {
         guard !nodes.isEmpty else { return }
         let parent = entry(at: nodes.count - 1)
         let accepted = driver.undo()
-        if accepted && matcher.matches(state: parent.state, values: parent.values, data: parent.data, height: nodes.count) { return }
+        if accepted && matcher.matches(state: parent.state, values: parent.values, data: parent.data, height: nodes.count - base) { return }
         nodes.append(child)
         let subject = self.subject, readsInternals = self.readsInternals
         let userBack = undoIsAppBack(childEntry)
@@ -350,7 +358,7 @@ struct Walk<Driver: FlowDriver> {
     }
 
     func mismatch(_ entry: FrameTable.Entry) -> FrameMismatch? {
-        FrameComparator(model: model).compare(driver, state: entry.state, height: readsInternals ? nodes.count : nil, keys: entry.data,
+        FrameComparator(model: model).compare(driver, state: entry.state, height: readsInternals ? nodes.count - base : nil, keys: entry.data,
                                               expected: { expectedValue($0, in: entry) }, display: RuntimeExplorer.display)
     }
 
@@ -361,12 +369,21 @@ struct Walk<Driver: FlowDriver> {
     /// hidden, and every counterexample must replay from the path it prints. Every wrong answer of an app at a
     /// node is a site of its own, so its probes go on after one; the built-in runtime's stop at the first.
     mutating func checkNode() {
+        var landings: [Int32] = []
+        checkNode(walkingOn: &landings)
+        if !landings.isEmpty { walkOn(landings) }
+    }
+
+    /// ``checkNode()`` but for the walks on from reset landings, which it leaves in `landings` (the resets' ordinals):
+    /// a walk on may empty the table, and this loop reads its entries.
+    @inline(__always)
+    mutating func checkNode(walkingOn landings: inout [Int32]) {
         let top = nodes.count - 1
         let node = nodes[top]
         let entry = table.entries[Int(node.config)]
         let state = Int(entry.state)
         // What findings call the implementation is read only on the way to a finding (copying it per node would retain it).
-        if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count) {
+        if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count - base) {
             let subject = self.subject, found = mismatch(entry)
             let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
             report(.divergence, state: entry.state, event: node.event, mismatch: found) { model in
@@ -422,7 +439,7 @@ struct Walk<Driver: FlowDriver> {
                         resync()
                         if readsInternals { return } else { continue }
                     }
-                    if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count) {
+                    if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count - base) {
                         let subject = self.subject, found = mismatch(entry)
                         let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
                         report(.undoMismatch, state: entry.state, event: event.rawValue, trigger: .event(event.rawValue), mismatch: found) { model in
@@ -445,6 +462,15 @@ struct Walk<Driver: FlowDriver> {
                     resync()
                     return
                 }
+                // The keys the reset's emission adds hold its tokens (a row may keep them).
+                let logStart = log.count
+                expect(table.moves[m], height: nodes.count + 1)
+                defer {
+                    while log.count > logStart {
+                        let change = log.removeLast()
+                        expected[Int(change.key)] = change.previous
+                    }
+                }
                 let landing = table.moves[m].landing
                 let root = table.entries[Int(landing >= 0 ? landing : nodes[0].config)]
                 let atRoot = driver.state == model.initial && (!readsInternals || driver.height == 1) && driver.dataCount == root.data.nonzeroBitCount
@@ -458,18 +484,21 @@ struct Walk<Driver: FlowDriver> {
                         "after \(model.events[event.index]), which starts the flow again, \(problem)"
                     }
                     checkRulesOnRuntime(trigger: .event(event.rawValue), mismatch: found)
+                } else if landing >= 0 && top < depth && resetStacks.walksOn(from: entry.configuration, ordinal: Int32(m) - entry.moveStart,
+                                                              landing: root.configuration, variant: variant) {
+                    landings.append(Int32(m) - entry.moveStart)
                 }
                 resync()
             }
         }
         guard probes else { return }
-        let backAllowed = nodes.count > 1 && entry.facts.contains(.backAllowed) && takes > 0
+        let backAllowed = nodes.count - base > 1 && entry.facts.contains(.backAllowed) && takes > 0
         // An app cannot say whether back is possible: it is only tried, at the root too.
         if readsInternals && driver.canGoBack != backAllowed {
             report(.divergence, state: entry.state, event: -1) { model in
                 "the runtime says back is \(backAllowed ? "not " : "")possible in \(model.states[state]); the spec says it is \(backAllowed ? "" : "not")"
             }
-        } else if !backAllowed && (nodes.count > 1 || !readsInternals) {
+        } else if !backAllowed && (nodes.count - base > 1 || !readsInternals) {
             if driver.back() {
                 let subject = self.subject
                 report(.divergence, state: entry.state, event: -1, trigger: .forbiddenBack) { model in
@@ -477,7 +506,7 @@ struct Walk<Driver: FlowDriver> {
                 }
                 checkRulesOnRuntime(trigger: .forbiddenBack)
                 resync()
-            } else if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count) {
+            } else if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count - base) {
                 let subject = self.subject, found = mismatch(entry)
                 let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
                 report(.undoMismatch, state: entry.state, event: -1, trigger: .forbiddenBack, mismatch: found) { _ in
@@ -487,6 +516,74 @@ struct Walk<Driver: FlowDriver> {
                 resync()
             }
         }
+    }
+
+    /// Walks on from the landings `landings` (reset ordinals of the top node's moves) after the node's checks, one by one.
+    mutating func walkOn(_ landings: [Int32]) {
+        for ordinal in landings where stoppedBy == nil {
+            let m = Int(entry(at: nodes.count - 1).moveStart + ordinal)
+            guard send(move: m, height: nodes.count + 1) else { continue }   // refused: reported where it was driven
+            let logStart = log.count
+            expect(table.moves[m], height: nodes.count + 1)
+            walkOn(from: m, landing: table.moves[m].landing, logStart: logStart)
+            while log.count > logStart {
+                let change = log.removeLast()
+                expected[Int(change.key)] = change.previous
+            }
+            resync()
+        }
+    }
+
+    /// Walks on from the landing of reset move `m` of the top node, where the runtime now is: a one-frame history that is
+    /// not the variant's root (its row keeps keys, or server-side keys stay), with stacks above it no push reaches.
+    ///
+    /// The landing becomes a node above the reset's source (its `via` the reset's ordinal, so ``resync()`` replays the
+    /// reset) and the base of the runtime's history; the walk goes up from it as from a root, within the same depth
+    /// (the reset is a forward move), and never undoes it: a reset cannot be undone. The caller resyncs afterwards.
+    mutating func walkOn(from m: Int, landing: Int32, logStart: Int) {
+        let source = nodes.count - 1
+        guard source < depth else { return }
+        let via = Int32(m) - entry(at: source).moveStart
+        let event = table.moves[m].event
+        var target = landing
+        if table.entries[Int(target)].moveStart < 0 {
+            if table.isFull {
+                let configuration = table.entries[Int(target)].configuration
+                compact()
+                target = table.intern(configuration)
+            }
+            table.expand(target, of: model)
+        }
+        let saved = (floor: floor, base: base)
+        defer { (floor, base) = saved }
+        nodes.append(Node(config: target, next: table.entries[Int(target)].moveStart, event: event, via: via, logStart: Int32(logStart)))
+        stacks += 1
+        let height = nodes.count
+        base = height - 1
+        floor = height
+        checkNode()
+        guard nodes.count == height else { return }
+        while stoppedBy == nil {
+            var chosen = -1
+            if height - 1 < depth {
+                let end = Int(table.entries[Int(nodes[height - 1].config)].moveEnd)
+                var index = Int(nodes[height - 1].next)
+                while index < end {
+                    let next = index
+                    index += 1
+                    if table.moves[next].walked {
+                        chosen = next
+                        break
+                    }
+                }
+                nodes[height - 1].next = Int32(index)
+            }
+            guard chosen >= 0 else { break }
+            push(chosen)
+            if stacks & 0xFFF == 0, periodic() { break }
+            walk()
+        }
+        while nodes.count >= height { dropTop() }
     }
 
     /// Whether configuration `entry` is reached here by a shorter stack than any it was probed at; records it if so.

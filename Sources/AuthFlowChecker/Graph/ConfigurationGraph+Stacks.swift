@@ -18,6 +18,9 @@ extension ConfigurationGraph {
 
     /// Counts the stacks of at most `depth` events level by level, without enumerating them.
     ///
+    /// A flow whose forward paths can build the same history twice (section 5: ``FlowModel/stacksAreHistories``)
+    /// counts its histories instead (``countHistories(depth:timeout:start:progress:)``).
+    ///
     /// A stack is a path from the root along the deduplicated edges, so `ways[c]`, the number of
     /// stacks of the current height ending at configuration `c`, gives the next level's by one
     /// pass over the edges. Counts that would overflow saturate at `Int.max`.
@@ -28,6 +31,7 @@ extension ConfigurationGraph {
     /// - Complexity: O(depth · E) time and O(C) memory for E edges and C configurations.
     func countStacks(depth: Int, timeout: Double? = nil, start: Date = Date(),
                      progress: ((_ height: Int) -> Void)? = nil) -> StackCounts {
+        if model.stacksAreHistories { return countHistories(depth: depth, timeout: timeout, start: start, progress: progress) }
         var counts = StackCounts(total: 0, perState: [Int](repeating: 0, count: model.stateCount),
                                  perRow: [Int](repeating: 0, count: model.rows.count), saturated: false)
         var saturated = false
@@ -65,14 +69,6 @@ extension ConfigurationGraph {
                     add(&counts.perState[Int(configurations[child].state)], count)
                     add(&counts.total, count)
                 }
-            }
-            // A reset that keeps keys starts a one-frame history of its own, first reached after this many moves.
-            for landing in resetLandings where Int(landing.depth) == height {
-                let child = Int(landing.configuration)
-                if next[child] == 0 { nextLevel.append(Int32(child)) }
-                add(&next[child], 1)
-                add(&counts.perState[Int(configurations[child].state)], 1)
-                add(&counts.total, 1)
             }
             for parent in level { ways[Int(parent)] = 0 }
             swap(&ways, &next)

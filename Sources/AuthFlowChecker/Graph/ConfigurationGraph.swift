@@ -57,9 +57,6 @@ package struct ConfigurationGraph: Sendable {
     package let stoppedBy: StopReason?
     /// Each configuration's index.
     let index: [Configuration: Int32]
-    /// The configurations a reset lands on that are not a variant's root (its row keeps keys), each with the fewest
-    /// forward moves that reach it: a one-frame stack of its own, which ``countStacks(depth:timeout:start:progress:)`` counts.
-    let resetLandings: [(configuration: Int32, depth: Int32)]
     /// Per configuration: the steps of its shortest path, pushes, replaces, resets and backs alike.
     let depth: [Int32]
     /// Section 5, a flow with server-side keys: the search over backs (``BackReach``) and each configuration's index in
@@ -102,10 +99,8 @@ package struct ConfigurationGraph: Sendable {
         var firstOfState = [Int32](repeating: -1, count: stateCount)
         var firstUnmet = [Int32](repeating: -1, count: stateCount)
         var stoppedBy: StopReason?
-        // Per configuration: the fewest moves from a root (pushes and resets alike), read for the reset landings only.
+        // Per configuration: the fewest moves from a root (pushes and resets alike).
         var distance: [Int32] = []
-        var resetLandings: [(configuration: Int32, depth: Int32)] = []
-        var landed = Set<Int32>()
 
         func discover(_ configuration: Configuration, from parentIndex: Int32, event: Int32) -> Int32 {
             let position = Int32(configurations.count)
@@ -177,16 +172,12 @@ package struct ConfigurationGraph: Sendable {
                         // A reset lands on a root, already found, unless its row keeps keys: then on a configuration that
                         // starts a history of its own. Found here (a path to it shows the reset), it has no edge: nothing is pushed.
                         let landing = Configuration(state: model.initial.rawValue, keys: keys, values: values)
-                        var position = index[landing]
-                        if position == nil {
+                        if index[landing] == nil {
                             if configurations.count >= limits.maxConfigurations {
                                 stoppedBy = .maxConfigurations(limits.maxConfigurations)
                                 break search
                             }
-                            position = discover(landing, from: Int32(head), event: successor.event.rawValue)
-                        }
-                        if let position, parent[Int(position)] >= 0, landed.insert(position).inserted {
-                            resetLandings.append((position, distance[head] + 1))
+                            _ = discover(landing, from: Int32(head), event: successor.event.rawValue)
                         }
                     case .illegal:
                         continue
@@ -213,7 +204,7 @@ package struct ConfigurationGraph: Sendable {
 
         self.init(model: model, configurations: configurations, parent: parent, via: via, edges: (edgeStart, edgeTarget, edgeRow),
                   firstOfState: firstOfState, firstUnmet: firstUnmet, stoppedBy: stoppedBy, index: index,
-                  resetLandings: resetLandings, depth: distance, backReach: nil, reachIndex: [], reachPosition: [])
+                  depth: distance, backReach: nil, reachIndex: [], reachPosition: [])
     }
 
     /// The graph of a flow with server-side keys from its search over backs: configurations shortest first, each one's
@@ -227,8 +218,6 @@ package struct ConfigurationGraph: Sendable {
         var firstOfState = [Int32](repeating: -1, count: model.stateCount)
         var firstUnmet = [Int32](repeating: -1, count: model.stateCount)
         var edgeStart: [Int] = [], edgeTarget: [Int32] = [], edgeRow: [Int32] = []
-        var resetLandings: [(configuration: Int32, depth: Int32)] = []
-        var landed = Set<Int32>()
         for (i, c) in order.enumerated() {
             let configuration = reach.configurations[Int(c)]
             configurations.append(configuration)
@@ -246,30 +235,6 @@ package struct ConfigurationGraph: Sendable {
             if firstOfState[state] < 0 { firstOfState[state] = Int32(i) }
             if firstUnmet[state] < 0, !model.meetsRequirements(state: state, keys: configuration.keys) { firstUnmet[state] = Int32(i) }
         }
-        // Stacks count histories of forward moves with no back: the fewest forward moves to each configuration, by a search
-        // of its own, give the reset landings their depth (a landing only a back leads to makes no such history).
-        var forward = [Int32](repeating: -1, count: order.count)
-        var queue: [Int] = []
-        for i in order.indices where parent[i] < 0 {
-            forward[i] = 0
-            queue.append(i)
-        }
-        var head = 0
-        while head < queue.count {
-            let i = queue[head]
-            head += 1
-            for move in reach.moves[Int(order[i])] {
-                let target = Int(position[Int(move.target)])
-                guard target >= 0 else { continue }
-                if move.kind == 2, parent[target] >= 0, landed.insert(Int32(target)).inserted {
-                    resetLandings.append((Int32(target), forward[i] + 1))
-                }
-                if forward[target] < 0 {
-                    forward[target] = forward[i] + 1
-                    queue.append(target)
-                }
-            }
-        }
         for c in order {
             edgeStart.append(edgeTarget.count)
             var seen = Set<Int32>()
@@ -286,14 +251,13 @@ package struct ConfigurationGraph: Sendable {
         edgeStart.append(edgeTarget.count)
         self.init(model: model, configurations: configurations, parent: parent, via: via, edges: (edgeStart, edgeTarget, edgeRow),
                   firstOfState: firstOfState, firstUnmet: firstUnmet, stoppedBy: reach.stoppedBy, index: index,
-                  resetLandings: resetLandings, depth: depth, backReach: reach, reachIndex: order, reachPosition: position)
+                  depth: depth, backReach: reach, reachIndex: order, reachPosition: position)
     }
 
     /// Every field, as the two searches above find them.
     private init(model: FlowModel, configurations: [Configuration], parent: [Int32], via: [Int32],
                  edges: (start: [Int], target: [Int32], row: [Int32]), firstOfState: [Int32], firstUnmet: [Int32],
-                 stoppedBy: StopReason?, index: [Configuration: Int32], resetLandings: [(configuration: Int32, depth: Int32)],
-                 depth: [Int32], backReach: BackReach?, reachIndex: [Int32], reachPosition: [Int32]) {
+                 stoppedBy: StopReason?, index: [Configuration: Int32], depth: [Int32], backReach: BackReach?, reachIndex: [Int32], reachPosition: [Int32]) {
         self.model = model
         self.configurations = configurations
         self.parent = parent
@@ -305,7 +269,6 @@ package struct ConfigurationGraph: Sendable {
         self.firstUnmet = firstUnmet
         self.stoppedBy = stoppedBy
         self.index = index
-        self.resetLandings = resetLandings
         self.depth = depth
         self.backReach = backReach
         self.reachIndex = reachIndex
