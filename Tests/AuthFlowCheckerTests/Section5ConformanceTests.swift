@@ -12,6 +12,8 @@ import Testing
         case counterRestoredByBack
         /// Back takes off the top frame only, not the in-place updates below it (two wrong passwords: back stays on the password screen).
         case backIgnoresInPlaceUpdates
+        /// Back leaves the password screen's request in flight: its answer (`ok`) is taken on the start screen.
+        case answerTakenAfterBack
     }
 
     /// The lockout flow of ``Section5HistoryTests`` as a hand-written coordinator: a frame per screen, each marked when it
@@ -27,6 +29,7 @@ import Testing
         var frames = [Frame(state: "start", email: nil, attempts: 0, replaced: false)]
         var attempts = 0
         var locked = false
+        var awaitingAnswer = false
         let mutant: Mutant?
 
         init(mutant: Mutant? = nil) { self.mutant = mutant }
@@ -44,6 +47,7 @@ import Testing
         func send(_ event: String, data: [String: String]) -> Bool {
             switch (state, event) {
             case ("start", "go"):
+                awaitingAnswer = true
                 push("password")
                 frames[frames.count - 1].email = data["email"]
             case ("password", "wrong"):
@@ -55,6 +59,7 @@ import Testing
                     push("password", replaced: true)
                 }
             case ("password", "ok"): push("home")
+            case ("start", "ok") where awaitingAnswer: push("home")
             default: return false
             }
             return true
@@ -66,6 +71,7 @@ import Testing
             while mutant != .backIgnoresInPlaceUpdates && takes < frames.count && frames[frames.count - takes].replaced { takes += 1 }
             guard takes < frames.count else { return false }
             frames.removeLast(takes)
+            if mutant != .answerTakenAfterBack { awaitingAnswer = state == "password" }
             if mutant == .counterRestoredByBack { attempts = frames[frames.count - 1].attempts }
             return true
         }
@@ -102,6 +108,15 @@ import Testing
         #expect(violation.path.compactMap(\.event) == ["go", "wrong", "back"], "\(violation.message)")
         #expect(violation.message.contains("expected start"), "\(violation.message)")
         #expect(conformance.fuzz().failure != nil)
+    }
+
+    /// Only after the app's back does the late answer show: the walk sends the landing screen every event its step does not emit.
+    @Test func anAnswerTakenOnTheScreenBackWentToIsCaught() throws {
+        let conformance = FlowConformance(model: Self.model) { LockoutApp(mutant: .answerTakenAfterBack) }
+        let violation = try #require(conformance.explore(depth: 8).violations.first)
+        #expect(violation.site.description == "divergence@start.ok", "\(violation.message)")
+        #expect(violation.path.compactMap(\.event) == ["go", "back", "ok"], "\(violation.message)")
+        #expect(violation.message == "after back, the implementation accepted ok in start, where the step does not offer it")
     }
 
     /// The gate takes such a spec now, from a file, with the construct's rule left out.
