@@ -66,6 +66,14 @@ let package = Package(
             dependencies: ["SignInCoordinatorExample", "AuthFlow", "AuthFlowChecker"],
             path: "Examples/SignInCoordinator/Tests/SignInCoordinatorTests"
         ),
+        // The async example app (Examples/AsyncSignIn, its own package too): a @MainActor view model awaiting its
+        // backend, checked against Specs/email-first-v2.json with the checker playing the backend.
+        .target(name: "AsyncSignInExample", path: "Examples/AsyncSignIn/Sources/AsyncSignIn"),
+        .testTarget(
+            name: "AsyncSignInExampleTests",
+            dependencies: ["AsyncSignInExample", "AuthFlow", "AuthFlowChecker"],
+            path: "Examples/AsyncSignIn/Tests/AsyncSignInTests"
+        ),
         // The built executables against the golden files in Expected/.
         .testTarget(
             name: "AuthCheckEndToEndTests",

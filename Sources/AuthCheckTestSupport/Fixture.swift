@@ -13,11 +13,12 @@ public enum Fixture {
 
     public static let accountRecovery = "Specs/account-recovery.json"
     public static let emailFirst = "Specs/email-first.json"
+    public static let emailFirstV2 = "Specs/email-first-v2.json"
     public static let sessionRestore = "Specs/session-restore.json"
     public static let signInNextStep = "Specs/sign-in-next-step.json"
     public static let signupDetailsLast = "Specs/signup-details-last.json"
     /// Every spec in `Specs/`, in order.
-    public static let realSpecs = [accountRecovery, emailFirst, sessionRestore, signInNextStep, signupDetailsLast]
+    public static let realSpecs = [accountRecovery, emailFirstV2, emailFirst, sessionRestore, signInNextStep, signupDetailsLast]
 
     /// A spec written for the command's tests, in `Tests/AuthCheckEndToEndTests/Expected/specs/`.
     public static func spec(_ name: String) -> String { "Tests/AuthCheckEndToEndTests/Expected/specs/\(name).json" }

@@ -443,8 +443,8 @@ final class AppDriver<Flow: FlowUnderTest> {
         return true
     }
 
-    /// Backtracks one accepted event: the app's back where the spec allows it, else its undo or
-    /// snapshot, else a replay of the rest of the path on a fresh instance.
+    /// Backtracks one accepted event: the app's back where the spec allows it (and it is the undo of the last move: no
+    /// section 5 history keys), else its undo or snapshot, else a replay of the rest of the path on a fresh instance.
     @inlinable
     func undo() -> Bool {
         guard states.count > 1 else { return false }
@@ -605,7 +605,8 @@ final class AppTables: Sendable {
     /// Per cell with a payload: its index among them (the data built for it is kept per height and slot).
     @usableFromInline let payloadSlot: [Int32]
     @usableFromInline let slotCount: Int
-    /// Per state: whether the spec allows the user's back from it.
+    /// Per state: whether the walk may backtrack by the user's back from it: the spec allows back there, and the flow has
+    /// none of section 5's history keys (with them back is not the undo of the last move: ``FlowModel/usesSection5History``).
     @usableFromInline let backAllowed: [Bool]
     /// Whether the state alone decides every move (``nextState`` is then where an accepted event leads;
     /// otherwise the app's own state after it is read).
@@ -675,7 +676,8 @@ final class AppTables: Sendable {
         self.payloadKeys = payloadKeys
         self.payloadSlot = payloadSlot
         self.slotCount = Int(slots)
-        self.backAllowed = (0..<model.stateCount).map { !model.isTerminal[$0] && model.canGoBack[$0] }
+        let section5 = model.usesSection5History
+        self.backAllowed = (0..<model.stateCount).map { !section5 && !model.isTerminal[$0] && model.canGoBack[$0] }
         let keys = model.keys.indices
         kinds = keys.map { k in
             (layout.isConfig[k] ? KeyKind.config : layout.isCounter(k) ? .counter : layout.isValued(k) ? .valued : .presence).rawValue

@@ -86,11 +86,16 @@ extension AsyncFlowUnderTest where Key == String {
 /// }
 /// ```
 public final class PlayedBackend<Answer: Sendable>: @unchecked Sendable {
-    /// The call waiting for an answer: which answers it takes, and where to resume it.
-    private var pending: (accepts: @Sendable (Answer) -> Bool, resume: CheckedContinuation<Answer?, Never>)?
+    /// The call waiting for an answer: which answers it takes, where to resume it, and the action it waits for (``run(_:)``'s number).
+    private var pending: (accepts: @Sendable (Answer) -> Bool, resume: CheckedContinuation<Answer?, Never>, run: Int)?
     /// Whether the last action finished or waits on the backend; who waits for that.
     private var settled = true
     private var waiter: CheckedContinuation<Void, Never>?
+    /// How many actions ``run(_:)`` started, and the one whose end settles the wait now: the last one run, or the one
+    /// whose call was last answered. An action the app let go of (a request cancelled by back) ends late, while the next
+    /// one runs; its end must not end that one's wait.
+    private var runs = 0
+    private var owner = 0
     private let lock = NSLock()
 
     public init() {}
@@ -103,20 +108,25 @@ public final class PlayedBackend<Answer: Sendable>: @unchecked Sendable {
     public func answer(accepting accepts: @escaping @Sendable (Answer) -> Bool = { _ in true }) async -> Answer? {
         await withCheckedContinuation { (continuation: CheckedContinuation<Answer?, Never>) in
             let earlier = lock.withLock { () -> CheckedContinuation<Answer?, Never>? in
-                defer { pending = (accepts, continuation) }
+                defer { pending = (accepts, continuation, runs) }
                 return pending?.resume
             }
             earlier?.resume(returning: nil)
-            settle()
+            settle(run: nil)
         }
     }
 
     /// Runs the user's `action`; returns once it has finished or waits on the backend.
     public func run(_ action: @escaping @Sendable () async -> Void) async {
-        lock.withLock { settled = false }
+        let run = lock.withLock { () -> Int in
+            settled = false
+            runs += 1
+            owner = runs
+            return runs
+        }
         Task {
             await action()
-            self.settle()
+            self.settle(run: run)
         }
         await untilSettled()
     }
@@ -128,6 +138,7 @@ public final class PlayedBackend<Answer: Sendable>: @unchecked Sendable {
             guard let pending, pending.accepts(answer) else { return nil }
             self.pending = nil
             settled = false
+            owner = pending.run
             return pending.resume
         }
         guard let call else { return false }
@@ -145,8 +156,11 @@ public final class PlayedBackend<Answer: Sendable>: @unchecked Sendable {
         call?.resume(returning: nil)
     }
 
-    private func settle() {
+    /// Ends the wait for the action now under way: a call waits on the backend (`run` nil), or action number `run` ended (ignored
+    /// unless it is the ``owner``).
+    private func settle(run: Int?) {
         let waiting = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            if let run, run != owner { return nil }
             settled = true
             defer { waiter = nil }
             return waiter

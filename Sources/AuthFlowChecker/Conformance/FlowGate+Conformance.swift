@@ -67,10 +67,6 @@ extension FlowGate {
             report.error = error
             throw ConformanceFailure(report: report)
         }
-        if let issue = AppConformance.unsupported(model) {
-            report.error = InvalidSpecError(file: path, issues: [issue])
-            throw ConformanceFailure(report: report)
-        }
         report.secrets = Set(model.names(of: model.secrets))
         let conformance = AppConformance(model: model, drivers: drivers)
         report.walk = conformance.explore(depth: depth, timeout: nil)

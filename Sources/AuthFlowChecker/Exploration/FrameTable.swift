@@ -72,6 +72,8 @@ struct FrameTable {
         var effectAdds: UInt64 = 0
         /// A reset: the configuration the new run starts at (the variant's root, or the one its row's keeps make); else -1.
         var landing: Int32 = -1
+        /// Section 5: it updates the screen in place (`"history": "replace"`), so the user's back takes it off with the frame below.
+        var replaces = false
     }
 
     /// What the walk checks for one emission of a configuration's step.
@@ -125,6 +127,9 @@ struct FrameTable {
     private let counterMasks: [(bit: UInt64, mask: UInt64)]
     /// Per state: whether the spec lets the user go back from it (not terminal, its step allows back).
     private let backAllowed: [Bool]
+    /// Whether the flow has section 5's history keys (server-side keys, screens updated in place): the user's back is then
+    /// not the walk's undo, and an app's back is checked on its own (``Walk/checkAppBack(_:takes:)``).
+    let section5History: Bool
     /// The most moves one configuration has.
     let maximumMoves: Int
     /// The most configurations and moves held before the walk empties the table.
@@ -159,6 +164,7 @@ struct FrameTable {
         configBits = layout.configKeys
         counterMasks = (0..<model.keys.count).filter { layout.isCounter($0) }.map { (1 << UInt64($0), layout.mask($0)) }
         backAllowed = (0..<model.stateCount).map { model.canGoBack[$0] && !model.isTerminal[$0] }
+        section5History = model.usesSection5History
         maximumMoves = model.emissions.map { $0.reduce(0) { $0 + $1.branchCount(layout) } }.max() ?? 0
         // A stack of `depth` nodes, expanded, and one more expansion must fit after emptying.
         let floor = 2 * (depth + 3) * (maximumMoves + 1)
@@ -236,6 +242,7 @@ struct FrameTable {
                     }
                     let earlier = moves[moveStart...].contains { $0.target == move.target }
                     move.walked = !earlier
+                    if case .replace = successor.outcome { move.replaces = true }
                 case let .reset(keys, values):
                     check.enabled = true
                     check.resets = true

@@ -326,7 +326,7 @@ struct Walk<Driver: FlowDriver> {
         if accepted && matcher.matches(state: parent.state, values: parent.values, data: parent.data, height: nodes.count - base) { return }
         nodes.append(child)
         let subject = self.subject, readsInternals = self.readsInternals
-        let userBack = childEntry.facts.contains(.backAllowed)
+        let userBack = undoIsAppBack(childEntry)
         if !accepted {
             report(.undoMismatch, state: childState, event: child.event, trigger: .undo) { model in
                 readsInternals ? "undo from \(model.states[Int(childState)]) was refused by the runtime"
@@ -396,6 +396,9 @@ struct Walk<Driver: FlowDriver> {
         }
         checkRules(node.config)
         if checksAssurance { checkAssurance(entry) }
+        // Section 5: the app's back is not the walk's undo, so it is pressed at every node where the spec allows it.
+        let takes = table.section5History ? backFrames() : 1
+        if !readsInternals && table.section5History && takes > 0 && entry.facts.contains(.backAllowed) { checkAppBack(entry, takes: takes) }
         // A reset cannot be undone: the resets of a configuration are driven once, at the shortest stack that reaches it (``ResetStacks``).
         var driveResets = false
         if entry.facts.contains(.resets) && !entry.facts.contains(.resetsDriven)
@@ -489,7 +492,7 @@ struct Walk<Driver: FlowDriver> {
             }
         }
         guard probes else { return }
-        let backAllowed = nodes.count - base > 1 && entry.facts.contains(.backAllowed)
+        let backAllowed = nodes.count - base > 1 && entry.facts.contains(.backAllowed) && takes > 0
         // An app cannot say whether back is possible: it is only tried, at the root too.
         if readsInternals && driver.canGoBack != backAllowed {
             report(.divergence, state: entry.state, event: -1) { model in
@@ -613,7 +616,7 @@ struct Walk<Driver: FlowDriver> {
     /// the shortest (then first in variant and move order) occurrence.
     mutating func record(_ site: Site, state: String, trigger: WalkTrigger?, mismatch: FrameMismatch?,
                          _ message: (FlowModel) -> String) {
-        var order = [Int32(nodes.count - 1 + (trigger == nil ? 0 : 1)), Int32(variant)]
+        var order = [Int32(nodes.count - 1) + (trigger?.steps ?? 0), Int32(variant)]
         for node in nodes.dropFirst() { order.append(node.via) }
         if let existing = sites[site], !order.lexicographicallyPrecedes(existing.order) { return }
         func step(_ event: String?, at i: Int) -> PathStep {
@@ -625,8 +628,12 @@ struct Walk<Driver: FlowDriver> {
         var path = nodes.indices.map { i in step(nodes[i].event < 0 ? nil : model.events[Int(nodes[i].event)], at: i) }
         switch trigger {
         case .undo?:
-            let userBack = entry(at: nodes.count - 1).facts.contains(.backAllowed)
+            let userBack = readsInternals ? entry(at: nodes.count - 1).facts.contains(.backAllowed) : undoIsAppBack(entry(at: nodes.count - 1))
             path.append(step(userBack ? "back" : "undo", at: nodes.count - 2))
+        case let .back(landing)?: path.append(backStep(landing: Int(landing)))
+        case let .backThen(landing, event)?:
+            path.append(backStep(landing: Int(landing)))
+            path.append(backStep(landing: Int(landing), event: model.events[Int(event)]))
         case .forbiddenBack?: path.append(step("back", at: nodes.count - 1))
         case let .event(sent)?: path.append(step(model.events[Int(sent)], at: nodes.count - 1))
         case nil: break
@@ -675,6 +682,10 @@ enum WalkTrigger: Equatable {
     case undo
     /// A back where the spec forbids it (nothing changes).
     case forbiddenBack
+    /// An app's back in a flow with section 5's history keys, landing on the node at this index (``Walk/checkAppBack(_:takes:)``).
+    case back(landing: Int32)
+    /// That back, then an event sent on the screen it landed on (raw ids).
+    case backThen(landing: Int32, event: Int32)
     /// An event sent at the node that the table has no row for (its raw id).
     case event(Int32)
 }
