@@ -24,6 +24,8 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
     @usableFromInline var dense: Bool
     @usableFromInline var log: [(key: Key, previous: Value?)] = []
     @usableFromInline var frameStarts: [Int] = []
+    /// Keys set outside any frame's changes (``overwrite(_:with:)``, ``reset(keeping:)``): ``current`` lists them too when ``dense``.
+    @usableFromInline var loose: [Key] = []
 
     /// Creates an empty data stack (the root frame, with no data).
     public init() {
@@ -36,6 +38,9 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
         var result: [Key: Value] = [:]
         for entry in log {
             if result[entry.key] == nil, let value = self[entry.key] { result[entry.key] = value }
+        }
+        for key in loose where result[key] == nil {
+            if let value = self[key] { result[key] = value }
         }
         return result
     }
@@ -94,8 +99,8 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
 
     /// Moves the values into the dictionary for good (a key id too large or negative for an array).
     @usableFromInline mutating func leaveDenseMode() {
-        for entry in log {
-            if values[entry.key] == nil, let value = self[entry.key] { values[entry.key] = value }
+        for key in log.map(\.key) + loose {
+            if values[key] == nil, let value = self[key] { values[key] = value }
         }
         dense = false
         denseValues = []
@@ -167,13 +172,17 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
     /// Sets `key` to `value` (removes it for `nil`) outside any frame's changes: what the user's back carries over
     /// (section 5's server-side keys), which no later pop undoes by itself.
     @usableFromInline package mutating func overwrite(_ key: Key, with value: Value?) {
+        if dense && value != nil && !loose.contains(key) { loose.append(key) }
         _ = set(key, to: value)
     }
 
     /// Removes every frame: back to the root, holding only `entries` (what a reset row keeps), which no pop removes.
     @usableFromInline package mutating func reset<S: Sequence>(keeping entries: S) where S.Element == (Key, Value) {
         reset()
-        for (key, value) in entries { _ = set(key, to: value) }
+        for (key, value) in entries {
+            if dense && !loose.contains(key) { loose.append(key) }
+            _ = set(key, to: value)
+        }
     }
 
     /// Removes every frame: back to the root with no data.
@@ -183,6 +192,7 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
         denseCount = 0
         log.removeAll(keepingCapacity: true)
         frameStarts.removeAll(keepingCapacity: true)
+        loose.removeAll(keepingCapacity: true)
     }
 }
 
