@@ -106,7 +106,11 @@ package enum TraceCorpus {
 
     /// One session being drawn.
     struct Walker {
-        struct Frame { var state: Int; var keys: UInt64; var values: UInt64; var recorded: UInt64 }
+        struct Frame {
+            var state: Int; var keys: UInt64; var values: UInt64; var recorded: UInt64
+            /// Section 5: it updated the frame below in place (the user's back takes both off).
+            var replaces = false
+        }
         var id: String
         var variant: Int
         var frames: [Frame]
@@ -205,8 +209,12 @@ package enum TraceCorpus {
                     // A logout: the reset is recorded in the session, which starts again.
                     w.loggedOutFrom = top.state
                     emit(w, .reset, from: top.state, to: model.initial.index)
-                    let root = model.roots[w.variant]
-                    w.frames = [Walker.Frame(state: model.initial.index, keys: root.keys, values: root.values, recorded: root.keys)]
+                    // Server-side keys (section 5) stay as they are.
+                    let root = model.roots[w.variant], layout = model.layout
+                    let keys = root.keys & ~layout.serverKeys | top.keys & layout.serverKeys
+                    w.frames = [Walker.Frame(state: model.initial.index, keys: keys,
+                                             values: root.values & ~layout.serverValues | top.values & layout.serverValues,
+                                             recorded: root.keys & ~layout.serverKeys | top.recorded & layout.serverKeys)]
                     return
                 }
                 end(&w)
@@ -218,10 +226,20 @@ package enum TraceCorpus {
             }
             if random.double01() < options.refused, refuse(w) { return }
             if w.frames.count > 1, model.canGoBack[top.state], random.double01() < options.back {
-                emit(w, .undo, from: top.state, to: w.frames[w.frames.count - 2].state)
-                w.frames.removeLast()
-                w.loggedOutFrom = nil
-                return
+                // Back takes off the top frame and every frame that updated it in place; server-side keys stay (section 5).
+                let count = BackFrames.count(height: w.frames.count) { w.frames[$0].replaces }
+                if count > 0 {
+                    let layout = model.layout
+                    w.frames.removeLast(count)
+                    var below = w.frames[w.frames.count - 1]
+                    below.keys = below.keys & ~layout.serverKeys | top.keys & layout.serverKeys
+                    below.values = below.values & ~layout.serverValues | top.values & layout.serverValues
+                    below.recorded = below.recorded & ~layout.serverKeys | top.recorded & layout.serverKeys
+                    w.frames[w.frames.count - 1] = below
+                    emit(w, .undo, from: top.state, to: below.state)
+                    w.loggedOutFrom = nil
+                    return
+                }
             }
             if !forward(&w, due: due) { end(&w) }
         }
@@ -296,8 +314,9 @@ package enum TraceCorpus {
                 let shown = valuesText(emission, keys: keys, values: values)
                 emit(w, .transition, from: top.state, event: chosen.event.index, to: target.index,
                      added: recordedAdds, cleared: cleared, values: shown)
-                w.frames.append(Walker.Frame(state: target.index, keys: keys, values: values,
-                                             recorded: (top.recorded & ~cleared) | recordedAdds))
+                var frame = Walker.Frame(state: target.index, keys: keys, values: values, recorded: (top.recorded & ~cleared) | recordedAdds)
+                if case .replace = chosen.outcome { frame.replaces = true }
+                w.frames.append(frame)
             case let .reset(keys, values):
                 // A reset row: the runtime records it as a reset naming its event; the new run holds what the row keeps.
                 emit(w, .reset, from: top.state, event: chosen.event.index, to: model.initial.index)

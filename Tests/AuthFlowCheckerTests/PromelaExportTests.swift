@@ -265,6 +265,9 @@ import Testing
         let stacks = RuntimeExplorer(model: model).countStacks(depth: depth)
         let walk = RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: depth)
         #expect(walk.stacks == stacks)
+        // Section 5's server-side keys and in-place updates: SPIN must agree on verdicts (Section5HistoryPromelaTests),
+        // not on a count of stacks its own model of history does not share.
+        guard !model.stacksAreHistories else { return }
         try Self.expectSpinAgreesOnTheStacks(model, depth: depth, path)
     }
 

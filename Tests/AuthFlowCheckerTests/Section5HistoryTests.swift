@@ -244,12 +244,11 @@ import Testing
     }
 }
 
-/// Specs/sign-in-next-step.json with section 5's keys: the service counts refusals, wrong codes and resends, shows a wrong
-/// or resent code in place, and remembers the username on sign-out (`Fixtures/section5/sign-in-next-step-server.json`).
+/// Specs/sign-in-next-step.json uses section 5's keys: the service counts refusals, wrong codes and resends, shows a
+/// wrong or resent code in place, and remembers the username on sign-out.
 @Suite struct Section5SignInNextStepTests {
     static func json() throws -> String {
-        let url = try #require(Bundle.module.url(forResource: "Fixtures/section5/sign-in-next-step-server", withExtension: "json"))
-        return try String(contentsOf: url, encoding: .utf8)
+        try String(contentsOf: Fixture.url(Fixture.signInNextStep), encoding: .utf8)
     }
 
     @Test func itHoldsAndItsWalkAgrees() throws {
@@ -341,5 +340,29 @@ final class SteppingClock: @unchecked Sendable {
         let clean = RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: 4)
         #expect(clean.violations.isEmpty)
         #expect(clean.stacks == RuntimeExplorer(model: model).countStacks(depth: 4))
+    }
+}
+
+/// The runtime's public data (`session.data.current`, what an app built on `FlowSession` reads) after a back that keeps a
+/// server-side count and a reset that keeps a key: both were missing from it, though the session's own frames had them.
+@Suite struct Section5SessionDataTests {
+    @Test func backKeepsTheCountAndSignOutKeepsTheUsernameInTheSessionsData() throws {
+        let model = try SpecLoader.load(file: Fixture.url(Fixture.signInNextStep).path)
+        let session = model.makeSession()
+        func data() -> [String: String] {
+            var shown: [String: String] = [:]
+            for (key, value) in session.data.current { shown[model.keys[key.index]] = "\(value)" }
+            return shown
+        }
+        func send(_ event: String) -> Bool {
+            session.trySend(try! #require(model.event(named: event))) { ["username": .string("ana"), "password": .string("pw")][model.keys[$0.index]] ?? .string("x") }
+        }
+        #expect(send("signInTapped") && send("submit") && send("wrongPassword"))
+        #expect(data() == ["username": "ana", "failedPasswords": "1"])
+        _ = try session.back()
+        #expect(data() == ["username": "ana", "password": "pw", "failedPasswords": "1"])
+        #expect(send("signedIn") && send("signOut"))
+        #expect(model.states[session.state.index] == "start")
+        #expect(data() == ["username": "ana", "failedPasswords": "1"])
     }
 }

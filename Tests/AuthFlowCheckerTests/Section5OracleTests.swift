@@ -110,6 +110,16 @@ import Testing
         return found
     }
 
+    /// Specs/sign-in-next-step.json, whose counts the service keeps: every configuration within 12 steps.
+    @Test func backReachAgreesWithWholeHistoriesOnTheSignInSpec() throws {
+        let model = try SpecLoader.load(file: Fixture.url(Fixture.signInNextStep).path)
+        let graph = ConfigurationGraph(model: model)
+        let expected = Self.oracle(model, bound: 12)
+        var actual: [Configuration: Int] = [:]
+        for i in 0..<graph.count where graph.depth[i] <= 12 { actual[graph.configurations[i]] = Int(graph.depth[i]) }
+        #expect(actual == expected, "\(actual.count) configurations within 12 steps, the oracle \(expected.count)")
+    }
+
     @Test(arguments: 0..<40)
     func backReachAgreesWithWholeHistories(seed: Int) throws {
         let json = Self.randomFlow(seed: UInt64(seed))
@@ -124,6 +134,22 @@ import Testing
         var actual: [Configuration: Int] = [:]
         for i in 0..<graph.count where graph.depth[i] <= bound { actual[graph.configurations[i]] = Int(graph.depth[i]) }
         #expect(actual == expected, "seed \(seed): \(actual.count) configurations within \(bound) steps, the oracle \(expected.count)\n\(json)")
+        // Each deadlock site with its shortest length, as the whole histories find them
+        // (a deadlock: a configuration of a non-terminal state with no forward move, a back not counting).
+        let verification = ModelChecker.verify(graph)
+        var deadlocks: [String: Int] = [:]
+        var successors: [FlowModel.Successor] = []
+        for (configuration, length) in expected where !model.isTerminal[Int(configuration.state)] {
+            model.successors(state: Int(configuration.state), keys: configuration.keys, values: configuration.values, into: &successors)
+            guard !successors.contains(where: { if case .illegal = $0.outcome { false } else { true } }) else { continue }
+            let state = model.states[Int(configuration.state)]
+            deadlocks[state] = min(deadlocks[state] ?? .max, length)
+        }
+        var found: [String: Int] = [:]
+        for violation in verification.violations where violation.property == .deadlock && violation.length <= bound {
+            found[violation.state ?? ""] = violation.length
+        }
+        #expect(found == deadlocks, "seed \(seed): deadlock sites\n\(json)")
         // Each path the graph prints has the length it records and ends where it says.
         for i in 0..<graph.count where graph.depth[i] <= bound {
             let path = graph.path(to: Int32(i))
@@ -152,9 +178,9 @@ import Testing
         Self.compare(model, depths: 0...7, "seed \(seed)")
     }
 
-    @Test func theSignInFixtureCountsItsHistories() throws {
-        let model = try SpecLoader.load(file: Fixture.url("Tests/AuthFlowCheckerTests/Fixtures/section5/sign-in-next-step-server.json").path)
-        Self.compare(model, depths: 0...9, "sign-in-next-step-server")
+    @Test func theSignInSpecCountsItsHistories() throws {
+        let model = try SpecLoader.load(file: Fixture.url(Fixture.signInNextStep).path)
+        Self.compare(model, depths: 0...9, "sign-in-next-step")
     }
 
     /// A flow whose reset keeps a key and that has no other section-5 key: the landing's history is its own.

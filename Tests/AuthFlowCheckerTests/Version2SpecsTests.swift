@@ -13,7 +13,7 @@ import Testing
     static let figures: [(String, Int, Int, Int)] = [
         ("account-recovery", 10, 84, 482),
         ("session-restore", 7, 9, 239),
-        ("sign-in-next-step", 10, 114, 847),
+        ("sign-in-next-step", 10, 714, 596),
     ]
 
     @Test(arguments: figures)

@@ -194,7 +194,8 @@ import Testing
     func everySpecWalksToASuccessAndToAnAbortThroughTheRuntime(_ path: String) throws {
         let model = try SpecLoader.load(file: path)
         #expect(!(try walk(model, to: model.spec.success)).isEmpty)
-        #expect(!(try walk(model, to: model.spec.abort)).isEmpty)
+        // A flow may have no abort state (every way out of Specs/email-first-v2.json starts again).
+        if !model.spec.abort.isEmpty { #expect(!(try walk(model, to: model.spec.abort)).isEmpty) }
     }
 
     @Test func typedDeclarationProducesTheSameModelAsTheSpecFile() throws {
