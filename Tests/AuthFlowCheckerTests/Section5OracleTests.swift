@@ -202,7 +202,7 @@ import Testing
 }
 
 /// A small seeded generator (SplitMix64), so a failing seed is a flow anyone can rebuild.
-private struct SplitMix {
+struct SplitMix {
     var state: UInt64
     init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
     mutating func next(_ bound: Int) -> Int {

@@ -56,6 +56,10 @@ enum DiffJSON {
         switch result {
         case let .moves(state, values):
             return .object(JSONObject([("outcome", .string("push")), ("state", .string(state)), ("data", data(values))]))
+        case let .updates(state, values):
+            return .object(JSONObject([("outcome", .string("replace")), ("state", .string(state)), ("data", data(values))]))
+        case let .returns(state, values):
+            return .object(JSONObject([("outcome", .string("back")), ("state", .string(state)), ("data", data(values))]))
         case let .resets(state, values):
             return .object(JSONObject([("outcome", .string("reset")), ("state", .string(state)), ("data", data(values))]))
         case .notOffered: return .null

@@ -93,6 +93,8 @@ package enum DiffText {
     package static func result(_ result: FlowDiffReport.Result) -> String {
         switch result {
         case let .moves(state, values): return "→ \(escaped(state)) \(data(values))"
+        case let .updates(state, values): return "→ \(escaped(state)) \(data(values)) in place"
+        case let .returns(state, values): return "back → \(escaped(state)) \(data(values))"
         case let .resets(state, values): return "starts again at \(escaped(state)) \(data(values))"
         case .notOffered: return "not offered"
         case .back: return "back allowed"

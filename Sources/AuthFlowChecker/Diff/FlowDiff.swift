@@ -25,7 +25,8 @@ public enum FlowDiff {
     public static func compare(_ old: FlowModel, _ new: FlowModel, limits: CheckLimits = CheckLimits(), depth: Int? = nil,
                                deadline: Deadline = Deadline(timeout: nil), properties: Bool = true) -> FlowDiffReport {
         var search = PairSearch(old: old, new: new, maxPairs: limits.maxConfigurations, depth: depth, deadline: deadline)
-        search.run()
+        // With server-side keys back reaches pairs no forward move reaches: the search runs over backs (PairSearch+Backs).
+        if search.overBacks { search.runOverBacks() } else { search.run() }
         var report = FlowDiffReport(differences: search.differences, properties: FlowDiffReport.PropertyChanges(),
                                     stoppedBy: search.stoppedBy, depth: depth, pairs: search.pairCount)
         if properties && !deadline.hasPassed {
@@ -41,7 +42,11 @@ public enum FlowDiff {
                                 deadline: Deadline) -> (FlowDiffReport.PropertyChanges, StopReason?) {
         // The spec's properties only: the runtime walk checks the runtime, which is the same for both versions.
         // Both checks share the run's deadline, so a stop reads as the run's own --timeout.
-        let options = CheckOptions(limits: CheckLimits(depth: limits.depth, maxConfigurations: limits.maxConfigurations, timeout: deadline.timeout))
+        var options = CheckOptions(limits: CheckLimits(depth: limits.depth, maxConfigurations: limits.maxConfigurations, timeout: deadline.timeout))
+        // The passcode check tests the shipped normaliser against the policy: under the same policy both verdicts are one.
+        if old.passcode == new.passcode {
+            options.properties = Set(Property.all(of: old) + Property.all(of: new)).subtracting([.passcode])
+        }
         // One search per version: the checks' own coverage says which states each reaches.
         let (before, oldCoverage) = FlowChecker.coverage(old, source: "old", options: options, start: deadline.start)
         let (after, newCoverage) = FlowChecker.coverage(new, source: "new", options: options, start: deadline.start)
@@ -131,8 +136,20 @@ struct PairSearch {
     var index: [Pair: Int32] = [:]
 
     var differences: [FlowDiffReport.Difference] = []
-    var sites: Set<SiteKey> = []
+    /// Each site found, with its place in ``differences``.
+    var sites: [SiteKey: Int] = [:]
     var stoppedBy: StopReason?
+
+    /// Whether either version has server-side keys (section 5): then back may land on pairs no forward move reaches, and
+    /// ``runOverBacks()`` searches the pairs of histories instead of ``run()``.
+    let overBacks: Bool
+    /// The search over backs' own tables (unused by ``run()``).
+    var backs = PairBacks()
+    /// Scratch space for ``expand(_:)``.
+    var oldSuccessors: [FlowModel.Successor] = []
+    var newSuccessors: [FlowModel.Successor] = []
+    var newByMove: [Int32: Int] = [:]
+    var oldSeen: Set<Int32> = []
 
     var pairCount: Int { pairs.count }
 
@@ -169,6 +186,7 @@ struct PairSearch {
         newConfig = new.layout.configKeys
         oldMoves = Array(repeating: nil, count: old.stateCount)
         newMoves = Array(repeating: nil, count: new.stateCount)
+        overBacks = old.layout.hasServerKeys || new.layout.hasServerKeys
     }
 
     /// Whether the two frames hold the same data, key by key by name and value by value text.
@@ -218,10 +236,6 @@ struct PairSearch {
     /// Runs the search from the paired roots.
     mutating func run() {
         startRoots()
-        var oldSuccessors: [FlowModel.Successor] = []
-        var newSuccessors: [FlowModel.Successor] = []
-        var newByMove: [Int32: Int] = [:]
-        var oldSeen: Set<Int32> = []
         var head = 0
         while head < pairs.count {
             if head & 1023 == 1023, deadline.hasPassed {
@@ -231,43 +245,51 @@ struct PairSearch {
             let at = head
             head += 1
             if let depth, distance[at] >= depth { continue }
-            let pair = pairs[at]
-            let so = Int(pair.old.state), sn = Int(pair.new.state)
-            if oldMoves[so] == nil { oldMoves[so] = moveIDs(old, state: so) }
-            if newMoves[sn] == nil { newMoves[sn] = moveIDs(new, state: sn) }
-            let oldIDs = oldMoves[so] ?? [], newIDs = newMoves[sn] ?? []
-            old.successors(state: so, keys: pair.old.keys, values: pair.old.values, into: &oldSuccessors)
-            new.successors(state: sn, keys: pair.new.keys, values: pair.new.values, into: &newSuccessors)
-            newByMove.removeAll(keepingCapacity: true)
-            oldSeen.removeAll(keepingCapacity: true)
-            for (i, successor) in newSuccessors.enumerated() where successor.outcome != .illegal {
-                let id = newIDs[successor.emission][successor.branch]
-                if newByMove[id] == nil { newByMove[id] = i }
+            if !expand(at) { return }
+        }
+    }
+
+    /// Compares every move from pair `at` (its forward moves, then back when the history has a frame below): records the
+    /// sites and visits the agreeing results; false when a limit stops the search.
+    mutating func expand(_ at: Int) -> Bool {
+        let pair = pairs[at]
+        let so = Int(pair.old.state), sn = Int(pair.new.state)
+        if oldMoves[so] == nil { oldMoves[so] = moveIDs(old, state: so) }
+        if newMoves[sn] == nil { newMoves[sn] = moveIDs(new, state: sn) }
+        let oldIDs = oldMoves[so] ?? [], newIDs = newMoves[sn] ?? []
+        old.successors(state: so, keys: pair.old.keys, values: pair.old.values, into: &oldSuccessors)
+        new.successors(state: sn, keys: pair.new.keys, values: pair.new.values, into: &newSuccessors)
+        let oldSuccessors = oldSuccessors, newSuccessors = newSuccessors
+        newByMove.removeAll(keepingCapacity: true)
+        oldSeen.removeAll(keepingCapacity: true)
+        for (i, successor) in newSuccessors.enumerated() where successor.outcome != .illegal {
+            let id = newIDs[successor.emission][successor.branch]
+            if newByMove[id] == nil { newByMove[id] = i }
+        }
+        for successor in oldSuccessors where successor.outcome != .illegal {
+            let id = oldIDs[successor.emission][successor.branch]
+            guard oldSeen.insert(id).inserted else { continue }
+            guard let j = newByMove[id] else {
+                record(.removedMove, at: at, move: id, old: result(old: true, successor.outcome), new: .notOffered)
+                continue
             }
-            for successor in oldSuccessors where successor.outcome != .illegal {
-                let id = oldIDs[successor.emission][successor.branch]
-                guard oldSeen.insert(id).inserted else { continue }
-                guard let j = newByMove[id] else {
-                    record(.removedMove, at: at, move: id, old: result(old: true, successor.outcome), new: .notOffered)
-                    continue
-                }
-                if !compare(successor.outcome, newSuccessors[j].outcome, at: at, move: id) { return }
-            }
-            for successor in newSuccessors where successor.outcome != .illegal {
-                let id = newIDs[successor.emission][successor.branch]
-                guard !oldSeen.contains(id), newByMove[id] != nil else { continue }
-                newByMove[id] = nil
-                record(.addedMove, at: at, move: id, old: .notOffered, new: result(old: false, successor.outcome))
-            }
-            if pair.canPop {
-                let oldBack = old.canGoBack[so] && !old.isTerminal[so]
-                let newBack = new.canGoBack[sn] && !new.isTerminal[sn]
-                if oldBack != newBack {
-                    record(newBack ? .addedBack : .removedBack, at: at, move: -1,
-                           old: oldBack ? .back : .noBack, new: newBack ? .back : .noBack)
-                }
+            if !compare(successor.outcome, newSuccessors[j].outcome, at: at, move: id) { return false }
+        }
+        for successor in newSuccessors where successor.outcome != .illegal {
+            let id = newIDs[successor.emission][successor.branch]
+            guard !oldSeen.contains(id), newByMove[id] != nil else { continue }
+            newByMove[id] = nil
+            record(.addedMove, at: at, move: id, old: .notOffered, new: result(old: false, successor.outcome))
+        }
+        if pair.canPop {
+            let oldBack = old.canGoBack[so] && !old.isTerminal[so]
+            let newBack = new.canGoBack[sn] && !new.isTerminal[sn]
+            if oldBack != newBack {
+                record(newBack ? .addedBack : .removedBack, at: at, move: -1,
+                       old: oldBack ? .back : .noBack, new: newBack ? .back : .noBack)
             }
         }
+        return true
     }
 
     /// Compares one move both versions take from pair `at`; false when a limit stops the search.
@@ -277,11 +299,12 @@ struct PairSearch {
             // Both start again: at the paired root, already compared, unless a row keeps keys.
             let o = Frame(state: old.initial.rawValue, keys: keys, values: values)
             let n = Frame(state: new.initial.rawValue, keys: keysNew, values: valuesNew)
-            if keys & ~oldConfig == 0 && keysNew & ~newConfig == 0 { return true }
+            // Without server-side keys a reset that keeps nothing lands on the paired root; with them the server's data stays.
+            if !overBacks && keys & ~oldConfig == 0 && keysNew & ~newConfig == 0 { return true }
             if !dataAgrees(o, n) {
                 record(.differentData, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
             } else {
-                return visit(Pair(old: o, new: n, canPop: false), from: at, move: move, variant: variant[at])
+                return visit(Pair(old: o, new: n, canPop: false), from: at, move: move, kind: 2, variant: variant[at])
             }
         case let (.push(to, keys, values), .push(toNew, keysNew, valuesNew)):
             let o = Frame(state: to.rawValue, keys: keys, values: values)
@@ -291,8 +314,29 @@ struct PairSearch {
             } else if !dataAgrees(o, n) {
                 record(.differentData, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
             } else {
-                return visit(Pair(old: o, new: n, canPop: true), from: at, move: move, variant: variant[at])
+                return visit(Pair(old: o, new: n, canPop: true), from: at, move: move, kind: 0, variant: variant[at])
             }
+        case let (.replace(to, keys, values), .replace(toNew, keysNew, valuesNew)):
+            // Both update the screen in place: the history keeps its height, so back goes where it went before.
+            let o = Frame(state: to.rawValue, keys: keys, values: values)
+            let n = Frame(state: toNew.rawValue, keys: keysNew, values: valuesNew)
+            if stateMap[to.index] != toNew.rawValue {
+                record(.differentState, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
+            } else if !dataAgrees(o, n) {
+                record(.differentData, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
+            } else {
+                return visit(Pair(old: o, new: n, canPop: pairs[at].canPop), from: at, move: move, kind: 1, variant: variant[at])
+            }
+        case let (.push(to, _, _), .replace(toNew, _, _)), let (.replace(to, _, _), .push(toNew, _, _)):
+            // A new screen against the screen updated in place: the same screen is still a different history.
+            let kind: FlowDiffReport.Kind = stateMap[to.index] == toNew.rawValue ? .differentData : .differentState
+            record(kind, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
+        case let (.replace(to, _, _), .reset):
+            let kind: FlowDiffReport.Kind = stateMap[to.index] == new.initial.rawValue ? .differentData : .differentState
+            record(kind, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
+        case let (.reset, .replace(to, _, _)):
+            let kind: FlowDiffReport.Kind = stateMap[old.initial.index] == to.rawValue ? .differentData : .differentState
+            record(kind, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
         case let (.push(to, _, _), .reset):
             let kind: FlowDiffReport.Kind = stateMap[to.index] == new.initial.rawValue ? .differentData : .differentState
             record(kind, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
@@ -305,8 +349,10 @@ struct PairSearch {
         return true
     }
 
-    /// Stores `pair` reached from `from` by `move` unless known; false when the pair limit stops the search.
-    mutating func visit(_ pair: Pair, from: Int, move: Int32, variant: Int32) -> Bool {
+    /// Stores `pair` reached from `from` by `move` (`kind` 0 a push, 1 a replace, 2 a reset) unless known; false when the
+    /// pair limit stops the search.
+    mutating func visit(_ pair: Pair, from: Int, move: Int32, kind: UInt8, variant: Int32) -> Bool {
+        if overBacks { return visitOverBacks(pair, from: from, move: move, kind: kind, variant: variant) }
         if index[pair] != nil { return true }
         if pairs.count >= maxPairs {
             stoppedBy = .maxConfigurations(maxPairs)
@@ -338,7 +384,7 @@ struct PairSearch {
                 recordRoot(.differentState, values: [], variant: values, old: .starts(state: initialOld), new: .starts(state: initialNew))
             } else if !dataAgrees(o, n) {
                 recordRoot(.differentData, values: [], variant: values, old: .starts(state: initialOld), new: .starts(state: initialNew))
-            } else if !visit(Pair(old: o, new: n, canPop: false), from: -1, move: -2, variant: Int32(i)) {
+            } else if !visit(Pair(old: o, new: n, canPop: false), from: -1, move: -2, kind: 2, variant: Int32(i)) {
                 return
             }
         }
@@ -352,25 +398,41 @@ struct PairSearch {
                              old: FlowDiffReport.Result, new: FlowDiffReport.Result) {
         // A changed initial is one site, whatever the variants; each one-sided variant is its own.
         let key = SiteKey(kind: kind, state: -1, move: kind == .differentState || kind == .differentData ? -2 : -3 - Int32(differences.count))
-        guard sites.insert(key).inserted else { return }
+        guard sites[key] == nil else { return }
+        sites[key] = differences.count
         differences.append(FlowDiffReport.Difference(kind: kind, state: nil, event: nil, values: values, variant: variant ?? values,
                                                      path: [], old: old, new: new))
     }
 
     /// Records the site `(kind, state of pair at, move)` unless it was found before (then at a pair no further from the root).
+    ///
+    /// The search over backs keeps it with the pair until the pair's shortest path is known (``PairBacks/pending``).
     mutating func record(_ kind: FlowDiffReport.Kind, at: Int, move: Int32, old oldResult: FlowDiffReport.Result, new newResult: FlowDiffReport.Result) {
+        if overBacks {
+            backs.pending[Int32(at), default: []].append(PairBacks.Pending(kind: kind, move: move, old: oldResult, new: newResult))
+            return
+        }
         let state = pairs[at].old.state
-        guard sites.insert(SiteKey(kind: kind, state: state, move: move)).inserted else { return }
+        let key = SiteKey(kind: kind, state: state, move: move)
+        guard sites[key] == nil else { return }
+        sites[key] = differences.count
+        differences.append(difference(kind, at: at, move: move, path: path(to: at), old: oldResult, new: newResult))
+    }
+
+    /// The site `(kind, state of pair at, move)` with `path` and both versions' results.
+    func difference(_ kind: FlowDiffReport.Kind, at: Int, move: Int32, path: [FlowDiffReport.Step],
+                    old oldResult: FlowDiffReport.Result, new newResult: FlowDiffReport.Result) -> FlowDiffReport.Difference {
         let info = move >= 0 ? moveInfo[Int(move)] : (event: "back", chosen: [])
         let variantIndex = Int(variant[at])
-        differences.append(FlowDiffReport.Difference(
-            kind: kind, state: old.states[Int(state)], event: info.event, values: info.chosen,
+        return FlowDiffReport.Difference(
+            kind: kind, state: old.states[Int(pairs[at].old.state)], event: info.event, values: info.chosen,
             variant: old.variants.indices.contains(variantIndex) ? old.variants[variantIndex] : [],
-            path: path(to: at), old: oldResult, new: newResult))
+            path: path, old: oldResult, new: newResult)
     }
 
     /// The moves from the root to pair `at`, each with the screen after it.
     func path(to at: Int) -> [FlowDiffReport.Step] {
+        if overBacks { return pathOverBacks(to: Int32(at)) }
         var steps: [FlowDiffReport.Step] = []
         var cursor = at
         while cursor >= 0, parent[cursor] >= 0 {
@@ -386,8 +448,10 @@ struct PairSearch {
         let model = isOld ? old : new
         let config = isOld ? oldConfig : newConfig
         switch outcome {
-        case let .push(to, keys, values), let .replace(to, keys, values):
+        case let .push(to, keys, values):
             return .moves(state: model.states[to.index], data: Self.data(model, keys: keys & ~config, values: values))
+        case let .replace(to, keys, values):
+            return .updates(state: model.states[to.index], data: Self.data(model, keys: keys & ~config, values: values))
         case let .reset(keys, values):
             // The root holds the config values, which a report leaves out (the variant names them), and the keys the row keeps.
             return .resets(state: model.states[model.initial.index], data: Self.data(model, keys: keys & ~config, values: values))

@@ -31,6 +31,10 @@ public struct FlowDiffReport: Hashable, Sendable {
     public enum Result: Hashable, Sendable {
         /// The move pushes the screen `state` with `data` (config keys left out: the variant names them).
         case moves(state: String, data: [Datum])
+        /// A `"history": "replace"` row: the screen `state` is updated in place with `data` (section 5), so back skips it.
+        case updates(state: String, data: [Datum])
+        /// Back lands on the screen `state` with `data`: the frame below with the server-side keys as they are (section 5).
+        case returns(state: String, data: [Datum])
         /// A reset row: the flow starts again at `state` (the initial one) with `data`.
         case resets(state: String, data: [Datum])
         /// The step does not offer the move, or offers it with no row to take (an illegal transition).
