@@ -250,18 +250,24 @@ struct Walk<Driver: FlowDriver> {
         let move = table.moves[m]
         let logStart = log.count
         expect(move, height: nodes.count + 1)
-        var target = move.target
         let via = Int32(m) - table.entries[Int(nodes[top].config)].moveStart
-        if table.entries[Int(target)].moveStart < 0 {
-            // The only place the table grows: empty it first when the expansion might not fit.
-            if table.isFull {
-                let configuration = table.entries[Int(target)].configuration
-                compact()
-                target = table.intern(configuration)
-            }
-            table.expand(target, of: model)
-        }
+        let target = expanded(move.target)
         nodes.append(Node(config: target, next: table.entries[Int(target)].moveStart, event: move.event, via: via, logStart: Int32(logStart)))
+    }
+
+    /// Configuration `target` with its moves in the table: expanded now if it was not (the only place the table grows:
+    /// emptied first when the expansion might not fit, so the id returned may differ from `target`).
+    @inline(__always)
+    mutating func expanded(_ target: Int32) -> Int32 {
+        guard table.entries[Int(target)].moveStart < 0 else { return target }
+        var target = target
+        if table.isFull {
+            let configuration = table.entries[Int(target)].configuration
+            compact()
+            target = table.intern(configuration)
+        }
+        table.expand(target, of: model)
+        return target
     }
 
     /// Sets (and logs) the tokens the runtime holds after `move`, sent at stack height `height`: a fresh one for each
@@ -369,15 +375,15 @@ struct Walk<Driver: FlowDriver> {
     /// hidden, and every counterexample must replay from the path it prints. Every wrong answer of an app at a
     /// node is a site of its own, so its probes go on after one; the built-in runtime's stop at the first.
     mutating func checkNode() {
-        var landings: [Int32] = []
-        checkNode(walkingOn: &landings)
-        if !landings.isEmpty { walkOn(landings) }
+        var walksOn = false
+        checkNode(walkingOn: &walksOn)
+        if walksOn { walkOnLandings() }
     }
 
-    /// ``checkNode()`` but for the walks on from reset landings, which it leaves in `landings` (the resets' ordinals):
-    /// a walk on may empty the table, and this loop reads its entries.
+    /// ``checkNode()`` but for the walks on from reset landings, which it leaves for later (`walksOn`): a walk on may
+    /// empty the table, and this loop reads its entries.
     @inline(__always)
-    mutating func checkNode(walkingOn landings: inout [Int32]) {
+    mutating func checkNode(walkingOn walksOn: inout Bool) {
         let top = nodes.count - 1
         let node = nodes[top]
         let entry = table.entries[Int(node.config)]
@@ -486,7 +492,7 @@ struct Walk<Driver: FlowDriver> {
                     checkRulesOnRuntime(trigger: .event(event.rawValue), mismatch: found)
                 } else if landing >= 0 && top < depth && resetStacks.walksOn(from: entry.configuration, ordinal: Int32(m) - entry.moveStart,
                                                               landing: root.configuration, variant: variant) {
-                    landings.append(Int32(m) - entry.moveStart)
+                    walksOn = true
                 }
                 resync()
             }
@@ -518,10 +524,20 @@ struct Walk<Driver: FlowDriver> {
         }
     }
 
-    /// Walks on from the landings `landings` (reset ordinals of the top node's moves) after the node's checks, one by one.
-    mutating func walkOn(_ landings: [Int32]) {
+    /// Walks on, after the top node's checks, from each landing of its resets that ``ResetStacks`` gives it, one by one.
+    @inline(never)
+    mutating func walkOnLandings() {
+        let top = nodes.count - 1
+        var landings: [Int32] = []
+        let entry = entry(at: top)
+        for m in Int(entry.moveStart)..<Int(entry.moveEnd) where table.moves[m].target == FrameTable.reset {
+            let landing = table.entries[Int(table.moves[m].landing)].configuration
+            if resetStacks.walksOn(from: entry.configuration, ordinal: Int32(m) - entry.moveStart, landing: landing, variant: variant) {
+                landings.append(Int32(m) - entry.moveStart)
+            }
+        }
         for ordinal in landings where stoppedBy == nil {
-            let m = Int(entry(at: nodes.count - 1).moveStart + ordinal)
+            let m = Int(self.entry(at: top).moveStart + ordinal)
             guard send(move: m, height: nodes.count + 1) else { continue }   // refused: reported where it was driven
             let logStart = log.count
             expect(table.moves[m], height: nodes.count + 1)
@@ -545,22 +561,20 @@ struct Walk<Driver: FlowDriver> {
         guard source < depth else { return }
         let via = Int32(m) - entry(at: source).moveStart
         let event = table.moves[m].event
-        var target = landing
-        if table.entries[Int(target)].moveStart < 0 {
-            if table.isFull {
-                let configuration = table.entries[Int(target)].configuration
-                compact()
-                target = table.intern(configuration)
-            }
-            table.expand(target, of: model)
-        }
+        let target = expanded(landing)
         let saved = (floor: floor, base: base)
         defer { (floor, base) = saved }
         nodes.append(Node(config: target, next: table.entries[Int(target)].moveStart, event: event, via: via, logStart: Int32(logStart)))
-        stacks += 1
         let height = nodes.count
         base = height - 1
         floor = height
+        // A landing the runtime missed was reported where its reset was driven: nothing above it is walked.
+        let landed = table.entries[Int(target)]
+        guard matcher.matches(state: landed.state, values: landed.values, data: landed.data, height: 1) else {
+            dropTop()
+            return
+        }
+        stacks += 1
         checkNode()
         guard nodes.count == height else { return }
         while stoppedBy == nil {
