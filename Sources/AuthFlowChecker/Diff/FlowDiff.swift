@@ -306,42 +306,25 @@ struct PairSearch {
             } else {
                 return visit(Pair(old: o, new: n, canPop: false), from: at, move: move, kind: 2, variant: variant[at])
             }
-        case let (.push(to, keys, values), .push(toNew, keysNew, valuesNew)):
-            let o = Frame(state: to.rawValue, keys: keys, values: values)
-            let n = Frame(state: toNew.rawValue, keys: keysNew, values: valuesNew)
-            if stateMap[to.index] != toNew.rawValue {
+        case (.push, .push), (.replace, .replace):
+            // Both push, or both update the screen in place (the history keeps its height: back goes where it went before).
+            guard let l = a.landing(initial: old.initial), let r = b.landing(initial: new.initial) else { return true }
+            let o = Frame(state: l.state.rawValue, keys: l.keys, values: l.values)
+            let n = Frame(state: r.state.rawValue, keys: r.keys, values: r.values)
+            if stateMap[l.state.index] != r.state.rawValue {
                 record(.differentState, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
             } else if !dataAgrees(o, n) {
                 record(.differentData, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
             } else {
-                return visit(Pair(old: o, new: n, canPop: true), from: at, move: move, kind: 0, variant: variant[at])
+                let replaces = if case .replace = a { true } else { false }
+                return visit(Pair(old: o, new: n, canPop: replaces ? pairs[at].canPop : true), from: at, move: move,
+                             kind: replaces ? 1 : 0, variant: variant[at])
             }
-        case let (.replace(to, keys, values), .replace(toNew, keysNew, valuesNew)):
-            // Both update the screen in place: the history keeps its height, so back goes where it went before.
-            let o = Frame(state: to.rawValue, keys: keys, values: values)
-            let n = Frame(state: toNew.rawValue, keys: keysNew, values: valuesNew)
-            if stateMap[to.index] != toNew.rawValue {
-                record(.differentState, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
-            } else if !dataAgrees(o, n) {
-                record(.differentData, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
-            } else {
-                return visit(Pair(old: o, new: n, canPop: pairs[at].canPop), from: at, move: move, kind: 1, variant: variant[at])
-            }
-        case let (.push(to, _, _), .replace(toNew, _, _)), let (.replace(to, _, _), .push(toNew, _, _)):
-            // A new screen against the screen updated in place: the same screen is still a different history.
-            let kind: FlowDiffReport.Kind = stateMap[to.index] == toNew.rawValue ? .differentData : .differentState
-            record(kind, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
-        case let (.replace(to, _, _), .reset):
-            let kind: FlowDiffReport.Kind = stateMap[to.index] == new.initial.rawValue ? .differentData : .differentState
-            record(kind, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
-        case let (.reset, .replace(to, _, _)):
-            let kind: FlowDiffReport.Kind = stateMap[old.initial.index] == to.rawValue ? .differentData : .differentState
-            record(kind, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
-        case let (.push(to, _, _), .reset):
-            let kind: FlowDiffReport.Kind = stateMap[to.index] == new.initial.rawValue ? .differentData : .differentState
-            record(kind, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
-        case let (.reset, .push(to, _, _)):
-            let kind: FlowDiffReport.Kind = stateMap[old.initial.index] == to.rawValue ? .differentData : .differentState
+        case (.push, .replace), (.replace, .push), (.replace, .reset), (.reset, .replace), (.push, .reset), (.reset, .push):
+            // Different kinds of move: the same screen is still a different history (a new screen against one updated in
+            // place, or a run started again).
+            guard let l = a.landing(initial: old.initial), let r = b.landing(initial: new.initial) else { return true }
+            let kind: FlowDiffReport.Kind = stateMap[l.state.index] == r.state.rawValue ? .differentData : .differentState
             record(kind, at: at, move: move, old: result(old: true, a), new: result(old: false, b))
         default:
             break
