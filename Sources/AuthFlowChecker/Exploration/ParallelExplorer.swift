@@ -38,8 +38,8 @@ package struct ParallelExplorer: Sendable {
     package var tasksPerWorker = 32
 
     /// An explorer of `model` with `workers` threads (at least one).
-    package init(model: FlowModel, workers: Int) {
-        self.explorer = RuntimeExplorer(model: model)
+    package init(model: FlowModel, workers: Int, analysis: FlowAnalysis? = nil) {
+        self.explorer = RuntimeExplorer(model: model, analysis: analysis)
         self.workers = max(1, workers)
     }
 

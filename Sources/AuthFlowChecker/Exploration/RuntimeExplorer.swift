@@ -31,17 +31,20 @@ package struct RuntimeExplorer: Sendable {
     let traits: DriverTraits
     /// The spec's own `always`/`never` rules, checked on every frame the walk drives.
     let rules: RuleCheck
+    /// The run's analysis of the flow, when the caller has one: section 5's stacks are counted on its graph (``counted(_:)``).
+    let analysis: FlowAnalysis?
 
     /// An explorer of `model`; `traits` say what the walk may ask the implementation (by default, everything the built-in runtime answers).
-    init(model: FlowModel, traits: DriverTraits) {
+    init(model: FlowModel, traits: DriverTraits, analysis: FlowAnalysis? = nil) {
         self.model = model
         self.traits = traits
         self.rules = RuleCheck(model: model)
+        self.analysis = analysis
     }
 
-    /// An explorer of `model` for the built-in runtime: every question asked.
-    package init(model: FlowModel) {
-        self.init(model: model, traits: .runtime)
+    /// An explorer of `model` for the built-in runtime: every question asked; `analysis`, the run's own, when it has one.
+    package init(model: FlowModel, analysis: FlowAnalysis? = nil) {
+        self.init(model: model, traits: .runtime, analysis: analysis)
     }
 
     /// The value the explorer gives `key` when event `event` pushes a frame at height `height`.
@@ -94,7 +97,11 @@ package struct RuntimeExplorer: Sendable {
     func counted(_ exploration: RuntimeExploration) -> RuntimeExploration {
         guard model.stacksAreHistories, exploration.stoppedBy == nil else { return exploration }
         var counted = exploration
-        counted.stacks = countStacks(depth: exploration.depth)
+        if let graph = analysis?.graph(within: .none), graph.stoppedBy == nil {
+            counted.stacks = graph.countStacks(depth: max(0, exploration.depth)).total
+        } else {
+            counted.stacks = countStacks(depth: exploration.depth)
+        }
         return counted
     }
 }

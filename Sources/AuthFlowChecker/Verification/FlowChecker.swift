@@ -222,11 +222,13 @@ public enum FlowChecker {
         } else if runtimeWalk {
             let exploration: RuntimeExploration
             if let driver {
-                exploration = RuntimeExplorer(model: model).explore(driver, depth: limits.depth, timeout: remaining)
+                exploration = RuntimeExplorer(model: model, analysis: analysis).explore(driver, depth: limits.depth, timeout: remaining)
             } else if options.workers > 1 {
-                exploration = ParallelExplorer(model: model, workers: options.workers).explore(depth: limits.depth, timeout: remaining)
+                exploration = ParallelExplorer(model: model, workers: options.workers, analysis: analysis)
+                    .explore(depth: limits.depth, timeout: remaining)
             } else {
-                exploration = RuntimeExplorer(model: model).explore(SessionDriver(model: model), depth: limits.depth, timeout: remaining)
+                exploration = RuntimeExplorer(model: model, analysis: analysis)
+                    .explore(SessionDriver(model: model), depth: limits.depth, timeout: remaining)
             }
             // A property the walk checks on every frame it drives as the checker does on every configuration (the team's
             // rules, `assurance`) keeps the checker's counterexample where the checker decided it, the shortest: one rule,
