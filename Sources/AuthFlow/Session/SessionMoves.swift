@@ -19,6 +19,8 @@ final class SessionMoves {
         /// The data of the frame the row pushes (after its clears, its effects and its target's entry), or a reset's new root.
         @usableFromInline var nextKeys: UInt64 = 0
         @usableFromInline var nextValues: UInt64 = 0
+        /// The fired row's index in ``FlowModel/rows`` (-1: none): what a tracked session reads its effects from.
+        @usableFromInline var fired = -1
     }
 
     /// Every state's emissions, one state after another (state `s`'s emission `i` is at `emissionStart[s] + i`),
@@ -226,10 +228,19 @@ final class SessionMoves {
             r = decideRow(flat: flat, state: state, keys: k, values: v)
         }
         guard r >= 0 else { return Outcome(row: nil, keys: k, values: v) }
-        let row = rowList[rowStart[flat] + r]
-        var outcome = Outcome(row: (row.to.index, row.reset, row.replace, row.clearKeys, row.clearValues, rowTouched[rowStart[flat] + r]),
-                              keys: k, values: v)
-        switch row.outcome(keys: k, values: v, layout: layout) {
+        // The row is read where it lies: a copy (with its effects' lists) cost a 200-byte copy and a call per move.
+        let position = rowStart[flat] + r
+        let row = rowList.baseAddress.unsafelyUnwrapped + position
+        var outcome = Outcome(row: (row.pointee.to.index, row.pointee.reset, row.pointee.replace, row.pointee.clearKeys,
+                                    row.pointee.clearValues, rowTouched[position]), keys: k, values: v)
+        outcome.fired = row.pointee.row
+        if !row.pointee.hasEffects && !row.pointee.reset {
+            // A row without effects pushes (or replaces with) the data less its clears: the one semantics' outcome, read off.
+            outcome.nextKeys = k & ~row.pointee.clearKeys
+            outcome.nextValues = v & ~row.pointee.clearValues
+            return outcome
+        }
+        switch row.pointee.outcome(keys: k, values: v, layout: layout) {
         case let .push(_, keys, values), let .replace(_, keys, values), let .reset(keys, values):
             outcome.nextKeys = keys
             outcome.nextValues = values

@@ -37,8 +37,12 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     /// order (the branch is their values), as `addValuedKeys[addValuedStart[e] ..< addValuedStart[e + 1]]`.
     @usableFromInline let addValuedStart: [Int]
     @usableFromInline let addValuedKeys: [Int]
-    /// Parallel to ``addValuedKeys``: the value indices each may take, in branch order (its domain, or the answers listed).
-    @usableFromInline let addValuedChoices: [[Int]]
+    /// Parallel to ``addValuedKeys``: how many answers each may take (its domain's size, or how many the emission lists),
+    /// and from `addValuedChoiceStart[position]`, per value index of its domain, the answer's place in branch order (-1:
+    /// not an answer it may take). One flat list: a list per key cost a retain and a search per move.
+    @usableFromInline let addValuedChoiceCount: [Int]
+    @usableFromInline let addValuedChoiceStart: [Int]
+    @usableFromInline let addValuedChoiceOf: [Int]
     /// The model's layout and the variant's root frame, held apart so a move reads no other part of the model.
     @usableFromInline let layout: DataLayout
     /// Per key: its domain's values as the app's values (`makeText` of each text), made once, so a move neither
@@ -71,15 +75,25 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
         self.usesSection5History = !serverKeyIDs.isEmpty || model.emissions.joined().contains { $0.rows.contains(where: \.replace) }
         self.domainValues = layout.domains.map { $0.map(values.makeText) }
         self.moves = SessionMoves(model: model)
-        var addValuedStart = [0], addValuedKeys: [Int] = [], addValuedChoices: [[Int]] = []
+        var addValuedStart = [0], addValuedKeys: [Int] = []
+        var choiceCount: [Int] = [], choiceStart: [Int] = [], choiceOf: [Int] = []
         for emission in model.emissions.joined() {
             addValuedKeys += emission.addValued
-            addValuedChoices += emission.addChoices
             addValuedStart.append(addValuedKeys.count)
+            for (i, key) in emission.addValued.enumerated() {
+                let choices = emission.addChoices.indices.contains(i) ? emission.addChoices[i] : []
+                choiceCount.append(choices.count)
+                choiceStart.append(choiceOf.count)
+                var places = [Int](repeating: -1, count: layout.domains[key].count)
+                for (place, index) in choices.enumerated() where places.indices.contains(index) { places[index] = place }
+                choiceOf += places
+            }
         }
         self.addValuedStart = addValuedStart
         self.addValuedKeys = addValuedKeys
-        self.addValuedChoices = addValuedChoices
+        self.addValuedChoiceCount = choiceCount
+        self.addValuedChoiceStart = choiceStart
+        self.addValuedChoiceOf = choiceOf
         self.root = (model.roots[variant].keys, model.roots[variant].values)
         self.outputKeys = model.emissions.map { list in
             list.map { $0.outputKeys(keyCount: model.keys.count) }
@@ -260,14 +274,13 @@ extension FlowSession {
             }
             // The walk sends the domain's own values: found by equality first, by their text otherwise. Only the
             // answers the emission lists for the key (its whole domain unless it lists some) make a branch.
-            let choices = rules.addValuedChoices[position]
             guard let index = rules.domainValues[k].firstIndex(of: value)
                 ?? rules.values.text(value).flatMap({ layout.domains[k].firstIndex(of: $0) }),
-                let choice = choices.firstIndex(of: index) else {
+                case let choice = rules.addValuedChoiceOf[rules.addValuedChoiceStart[position] + index], choice >= 0 else {
                 refusal = .notInDomain(k)
                 return nil
             }
-            branch = branch * choices.count + choice
+            branch = branch * rules.addValuedChoiceCount[position] + choice
         }
         let outcome = moves.outcome(state: s, emission: index, branch: branch, keys: frame.keys, values: frame.values)
         guard let row = outcome.row else {
@@ -322,7 +335,7 @@ extension FlowSession {
         if rules.usesSection5History { storage.replaced.append(row.replace) }
         if storage.tracker != nil {
             // Only a tracked session builds what the tracker records (no list is made or released per move otherwise).
-            let data = rules.trackedData(state: s, emission: index, clearKeys: row.clearKeys, clearValues: row.clearValues, keys: childKeys, values: childValues)
+            let data = rules.trackedData(state: s, emission: index, row: outcome.fired, keys: childKeys, values: childValues)
             entered(transition, added: data.added, cleared: data.cleared, values: data.values)
         } else if storage.presenter != nil {
             present()

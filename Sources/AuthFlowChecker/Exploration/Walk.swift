@@ -266,7 +266,7 @@ struct Walk<Driver: FlowDriver> {
             compact()
             target = table.intern(configuration)
         }
-        table.expand(target, of: model)
+        table.expand(target, of: sender.model)
         return target
     }
 
