@@ -164,3 +164,26 @@ import Testing
         #expect(sunk.boxes.map(\.layer) == [0, 2, 1, 2])
     }
 }
+
+/// A counterexample whose path needs a back (section 5's server-side keys): the report shows the back as a step of its own.
+@Suite struct CoverageHTMLBackStepTests {
+    @Test func aBackInTheCounterexampleIsAStepOnTheScreenItLandsOnWithNoRow() throws {
+        let path = Fixture.url("Tests/SchemaSync/Fixtures/valid/2-section5-history.json").path
+        let (html, status) = CoverageHTMLTests.run(["check", "--format", "html", path])
+        #expect(status == 1)
+        let parsed = try #require(CoverageHTMLTests.Elements.parse(html))
+        let steps = parsed.elements.filter { $0.attributes["class"]?.hasPrefix("step") == true && $0.attributes["data-step"] != nil }
+            .map(\.attributes)
+        // go, wrong, wrong, wrong (locked), back, ok: six steps after the start.
+        #expect(steps.count == 7)
+        let back = try #require(steps.first { $0["data-step"] == "5" })
+        #expect(back["data-edge"] == nil, "a back follows no row of the table")
+        let password = try #require(steps.first { $0["data-step"] == "1" })["data-node"]
+        #expect(back["data-node"] == password, "back lands on the password screen")
+        #expect(html.contains("<span class=\"event\">back</span> → <span class=\"state\">password</span>"))
+        // The violation's highlighted path walks the back too: seven nodes, five rows.
+        let violation = try #require(parsed.withAttribute("data-violation").first)
+        #expect(violation["data-nodes"]?.split(separator: " ").count == 7)
+        #expect(violation["data-edges"]?.split(separator: " ").count == 5)
+    }
+}

@@ -210,4 +210,24 @@ import Testing
         let stacks = try Spin.run(PromelaExporter.export(model, depth: 4), stating: stated, searchDepth: 14, expectedStates: 1_000)
         #expect(stacks.violated.map(\.id).contains("fresh-start"), "\(stacks.output)")
     }
+
+    /// The tracker records what a move did to the data: a row's own effects and its target's entry too, not only the emission's.
+    @Test func theTrackerRecordsWhatTheRowAndTheEntryDid() throws {
+        let tracker = FlowTracker(sessionID: "s1")
+        let session = try Section5EffectsTests.model().makeNamedSession(tracker: tracker)
+        try session.send("go") { _ in "ann@example.com" }
+        try session.send("wrong") { _ in "" }
+        try session.send("submit") { _ in "mfa" }
+        try session.send("pass") { _ in "" }
+        let moves = tracker.events.filter { $0.kind == .transition }
+        #expect(moves.map(\.event) == ["go", "wrong", "submit", "pass"])
+        // go: the emission adds email; password's entry adds seen (visits is a counter: counted, not added).
+        #expect(moves[0].added == ["email", "seen"])
+        // wrong: the emission sets mode=a, the row clears attempts and sets mode=b, the entry adds seen again.
+        #expect(moves[1].added == ["seen", "mode"])
+        #expect(moves[1].cleared == ["attempts"])
+        #expect(moves[1].values == ["mode": "b"])
+        // pass: no key of the emission's; the row adds seen.
+        #expect(moves[3].added == ["seen"])
+    }
 }
