@@ -26,7 +26,10 @@ struct WalkNode {
 /// sent (with the branch's value for each valued key it adds, a unique token for each presence key),
 /// checked, walked and undone; a move no row takes, and an event the step does not offer now, must be
 /// refused without change; a reset must land on the variant's root with nothing to undo (then the
-/// path is replayed, since a reset cannot be undone); back is tried where the spec forbids it.
+/// path is replayed, since a reset cannot be undone); back is tried where the spec forbids it. The
+/// built-in runtime says which events it accepts event by event (``FlowDriver/canHandle(_:)``) at the
+/// first stack of each configuration, and for the whole step in one answer (``FlowDriver/acceptedEmissions``)
+/// at the others, event by event again where that answer differs from the spec's.
 /// An app (``DriverTraits/app``) is also sent every event its step does not emit, and is probed once
 /// per configuration (``checkNode()``). Siblings that push the same frame are one stack, so the
 /// stacks counted equal the configuration graph's count. Memory is proportional to the depth (the table is bounded, see
@@ -82,6 +85,8 @@ struct Walk<Driver: FlowDriver> {
     var probedAt = ProbeDepths()
     /// Whether some step asks for an assurance level (section 6): then every frame the walk drives is checked against it.
     let checksAssurance: Bool
+    /// Whether the runtime answers for a whole step in one question (``FlowDriver/acceptedEmissions``): a flow with `authflow/2` rules.
+    let answersAtOnce: Bool
     /// The model's levels and factor masks, held here: reading them through ``model`` (a computed copy of the
     /// whole model) cost 2,600 instructions per node, 8 % of the walk of sign-in-next-step.
     let assurance: FlowAssurance
@@ -128,6 +133,7 @@ struct Walk<Driver: FlowDriver> {
         self.resetStacks = resetStacks ?? ResetStacks(model: model, depth: self.depth)
         self.ruleFound = Array(repeating: .max, count: rules.rules.count)
         self.checksAssurance = model.assurance.protectsSomeStep
+        self.answersAtOnce = traits.readsInternals && driver.acceptedEmissions != nil
         self.assurance = model.assurance
     }
 
@@ -415,10 +421,20 @@ struct Walk<Driver: FlowDriver> {
         let probes = readsInternals || firstProbe(entry)
         guard probes || driveResets else { return }
         defer { if !readsInternals && probes { resync() } }
+        // The runtime is asked event by event at the first stack of each configuration, and wherever its answer for the
+        // whole step in one question differs from the spec's; elsewhere that one question stands for the events'.
+        var asksEach = readsInternals
+        if answersAtOnce {
+            if !entry.facts.contains(.eventsAsked) {
+                table.markEventsAsked(node.config)
+            } else if entry.facts.contains(.oneQuestion), let accepted = driver.acceptedEmissions, accepted == entry.enabled {
+                asksEach = false
+            }
+        }
         for c in Int(entry.checkStart)..<Int(entry.checkEnd) {
             let check = table.checks[c]
             let event = EventID(check.event)
-            if readsInternals && driver.canHandle(event) != check.enabled {
+            if asksEach && driver.canHandle(event) != check.enabled {
                 let enabled = check.enabled
                 report(.divergence, state: entry.state, event: event.rawValue) { model in
                     "the runtime says \(model.events[event.index]) is \(enabled ? "not " : "")enabled in \(model.states[state]); the spec says it is \(enabled ? "" : "not ")"
