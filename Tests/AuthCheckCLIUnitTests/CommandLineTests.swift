@@ -264,6 +264,24 @@ import Testing
         #expect(capture.stdout.isEmpty)
     }
 
+    /// The tests load the whole spec, so a variant is numbered among all of its variants, also when `--variant` leaves some out
+    /// (region=us is the spec's second variant, the only one of the run: it was written as `variant: 0`, the eu variant).
+    @Test func aVariantIsNumberedAsTheWholeSpecNumbersIt() {
+        func run(_ arguments: [String]) -> String {
+            let capture = CapturedOutput()
+            let context = CommandContext(console: capture.console(), environment: RunEnvironment(variables: [:]))
+            #expect(AuthCheckCommand.run(arguments + [Fixture.url("Tests/AuthFlowCheckerTests/Fixtures/version2/promela-rules.json").path],
+                                         context: context) == 0)
+            return capture.stdout
+        }
+        let tours = run(["paths", "--format", "swift", "--adapter", "App", "--variant", "region=us"])
+        #expect(tours.contains("[\"begin\", \"accepted\"], chosen: [0: [\"method\": \"password\"]], variant: 1)"), "\(tours)")
+        #expect(!tours.contains("variant: 0"))
+        let sessions = run(["paths", "--format", "swift", "--variant", "region=us"])
+        #expect(sessions.contains("let session = try Self.session(variant: 1)   // region=us"), "\(sessions)")
+        #expect(!sessions.contains("variant: 0"))
+    }
+
     /// `--adapter` takes a type name, with or without its module, and only with `--format swift`.
     @Test func theAdapterIsATypeNameForSwiftTests() {
         func run(_ arguments: [String]) -> (Int32, CapturedOutput) {

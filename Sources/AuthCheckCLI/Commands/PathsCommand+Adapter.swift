@@ -33,6 +33,26 @@ struct AdapterSuite {
         return text
     }
 
+    /// The index of the variant `values` names among all the spec's variants, as a test that loads the whole spec numbers them.
+    ///
+    /// `--variant` leaves some variants out of `model`, renumbering the rest; the generated tests load the spec
+    /// itself, whose variants are every combination of its config values, the first key varying slowest.
+    static func specVariant(_ values: [String: String], model: FlowModel) -> Int? {
+        var index = 0
+        for config in model.spec.config {
+            guard let value = values[config.key], let position = config.values.firstIndex(of: value) else { return nil }
+            index = index * config.values.count + position
+        }
+        return index
+    }
+
+    /// ``specVariant(_:model:)`` of a path's variant, with its name in `model`.
+    static func specVariant(_ pairs: [FlowSpec.KeyValue], model: FlowModel) -> (index: Int, name: String)? {
+        let values = Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        guard let index = specVariant(values, model: model), let local = FlowTrail.variantIndex(values, model: model) else { return nil }
+        return (index, model.variantNames[local])
+    }
+
     var type: String { adapter.split(separator: ".").last.map(String.init) ?? adapter }
     /// `FlowConformance<TYPE>` or `AsyncFlowConformance<TYPE>`.
     var conformance: String { (isAsync ? "AsyncFlowConformance" : "FlowConformance") + "<\(type)>" }
@@ -110,9 +130,8 @@ extension PathsCommand {
                 return "\(step): [" + shown.map { "\(literal($0.key)): \(literal($0.value))" }.joined(separator: ", ") + "]"
             }
             if !chosen.isEmpty { arguments += ", chosen: [" + chosen.joined(separator: ", ") + "]" }
-            if !path.variant.isEmpty,
-               let variant = FlowTrail.variantIndex(Dictionary(path.variant.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }), model: model) {
-                arguments += ", variant: \(variant)"
+            if !path.variant.isEmpty, let variant = AdapterSuite.specVariant(path.variant, model: model) {
+                arguments += ", variant: \(variant.index)"
             }
             lines += [
                 "",

@@ -251,9 +251,8 @@ enum PathsCommand: Subcommand {
             lines.append("")
             lines.append("    /// " + SwiftText.comment(PathsCommand.variantPrefix(path) + PathsCommand.stepsText(path)))
             lines.append("    @Test func path\(i + 1)() throws {")
-            if valued, let variant = FlowTrail.variantIndex(Dictionary(path.variant.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }), model: model),
-               !path.variant.isEmpty {
-                lines.append("        let session = try Self.session(variant: \(variant))   // \(SwiftText.comment(model.variantNames[variant]))")
+            if valued, let variant = AdapterSuite.specVariant(path.variant, model: model), !path.variant.isEmpty {
+                lines.append("        let session = try Self.session(variant: \(variant.index))   // \(SwiftText.comment(variant.name))")
             } else {
                 lines.append("        let session = try Self.session()")
             }

@@ -52,7 +52,7 @@ extension ReplayCommand {
         for (i, test) in tests.enumerated() {
             let typed = FlowTrail.testSteps(test.entry, model: model)
             var about = test.display + ": " + (test.entry.site ?? "a regression") + ", " + ReportRenderer.counted(typed.steps.count, "step")
-            if model.roots.count > 1 { about += " in the variant \(model.variantNames[typed.variant])" }
+            if !model.spec.config.isEmpty { about += " in the variant \(model.variantNames[typed.variant])" }
             lines += ["", "    /// " + SwiftText.comment(about), adapter.testHead("trail\(i + 1)", display: test.display)]
             lines.append("        let trail: [TrailStep] = [")
             // Each step on its line, the state the spec reaches after it in a column of comments.
@@ -66,7 +66,9 @@ extension ReplayCommand {
             }
             lines.append("        ]")
             var arguments = "trail: trail"
-            if model.roots.count > 1 { arguments += ", variant: \(typed.variant)" }
+            if !model.spec.config.isEmpty, let variant = AdapterSuite.specVariant(test.entry.variant ?? [:], model: model) {
+                arguments += ", variant: \(variant)"
+            }
             if let site = test.entry.site { arguments += ", site: \(SwiftText.literal(site))" }
             lines.append("        #expect(\(adapter.checks).problem(\(arguments)) == nil)")
             lines.append("    }")
