@@ -211,6 +211,77 @@ import Testing
                 "regenerate: authcheck paths --format swift --adapter EmailFirstApp Specs/email-first.json > Examples/SignInCoordinator/Tests/SignInCoordinatorTests/EmailFirstToursTests.swift")
     }
 
+    /// The example apps' generated trails and async tours are what `replay`/`paths --format swift` write today: they compile
+    /// and pass in the examples' test targets, where mutants fail them (EmailFirstTrailsMutantTests, GeneratedTestsMutantTests).
+    @Test(arguments: [
+        (["replay", "--format", "swift", "--adapter", "EmailFirstApp", "Specs/email-first.json",
+          "Examples/SignInCoordinator/Trails/01-undo-mismatch@password.wrongPassword.json",
+          "Examples/SignInCoordinator/Trails/02-divergence@password.passwordReset.json"],
+         "Examples/SignInCoordinator/Tests/SignInCoordinatorTests/EmailFirstTrailsTests.swift"),
+        (["paths", "--format", "swift", "--adapter", "EmailFirstV2App", "--async", "Specs/email-first-v2.json"],
+         "Examples/AsyncSignIn/Tests/AsyncSignInTests/EmailFirstV2ToursTests.swift"),
+        (["replay", "--format", "swift", "--adapter", "EmailFirstV2App", "--async", "Specs/email-first-v2.json",
+          "Examples/AsyncSignIn/Trails/01-undo-mismatch@password.wrongPassword.json",
+          "Examples/AsyncSignIn/Trails/02-divergence@signedIn.signOut.json",
+          "Examples/AsyncSignIn/Trails/03-divergence@locked.dismiss.json"],
+         "Examples/AsyncSignIn/Tests/AsyncSignInTests/EmailFirstV2TrailsTests.swift"),
+    ])
+    func theExampleAppsGeneratedTrailsAndAsyncToursAreUpToDate(arguments: [String], committed file: String) throws {
+        let capture = CapturedOutput()
+        let context = CommandContext(console: capture.console(), environment: RunEnvironment(variables: [:]))
+        // Files of the repository by their full paths; the header names their last two components, as the command prints them.
+        let resolved = arguments.map { $0.hasSuffix(".json") ? Fixture.url($0).path : $0 }
+        #expect(AuthCheckCommand.run(resolved, context: context) == 0, "\(capture.stderr)")
+        let committed = try String(contentsOf: Fixture.url(file), encoding: .utf8)
+        #expect(capture.stdout == committed, "regenerate: authcheck \(arguments.joined(separator: " ")) > \(file)")
+    }
+
+    /// `replay --format swift` needs the adapter; `--async` and `--adapter` need what they qualify.
+    @Test func swiftTrailsNeedTheAdapter() {
+        func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
+            let capture = CapturedOutput()
+            let context = CommandContext(console: capture.console(), environment: RunEnvironment(variables: [:]))
+            return (AuthCheckCommand.run(arguments, context: context), capture)
+        }
+        let trail = Fixture.url("Examples/SignInCoordinator/Trails/02-divergence@password.passwordReset.json").path
+        let spec = Fixture.url(Fixture.emailFirst).path
+        for (arguments, message) in [
+            (["replay", "--format", "swift", spec, trail], "--format swift writes tests that drive the app: add --adapter TYPE"),
+            (["replay", "--adapter", "App", spec, trail], "--adapter writes Swift tests: add --format swift"),
+            (["replay", "--async", spec, trail], "--async says how to drive the app's adapter: add --adapter TYPE"),
+            (["paths", "--format", "swift", "--async", spec], "--async says how to drive the app's adapter: add --adapter TYPE"),
+            (["replay", "--format", "swift", "--adapter", "My App", spec, trail], "a Swift type name, TYPE or MODULE.TYPE"),
+        ] {
+            let (status, capture) = run(arguments)
+            #expect(status == 2, "\(arguments)")
+            #expect(capture.stderr.contains(message), "\(capture.stderr)")
+        }
+        // A trail for another flow is not written as a test: exit 2, naming it.
+        let other = Fixture.url("Examples/AsyncSignIn/Trails/02-divergence@signedIn.signOut.json").path
+        let (status, capture) = run(["replay", "--format", "swift", "--adapter", "App", spec, other])
+        #expect(status == 2)
+        #expect(capture.stderr.contains("02-divergence@signedIn.signOut.json: not written: recorded for the flow"), "\(capture.stderr)")
+        #expect(capture.stdout.isEmpty)
+    }
+
+    /// The tests load the whole spec, so a variant is numbered among all of its variants, also when `--variant` leaves some out
+    /// (region=us is the spec's second variant, the only one of the run: it was written as `variant: 0`, the eu variant).
+    @Test func aVariantIsNumberedAsTheWholeSpecNumbersIt() {
+        func run(_ arguments: [String]) -> String {
+            let capture = CapturedOutput()
+            let context = CommandContext(console: capture.console(), environment: RunEnvironment(variables: [:]))
+            #expect(AuthCheckCommand.run(arguments + [Fixture.url("Tests/AuthFlowCheckerTests/Fixtures/version2/promela-rules.json").path],
+                                         context: context) == 0)
+            return capture.stdout
+        }
+        let tours = run(["paths", "--format", "swift", "--adapter", "App", "--variant", "region=us"])
+        #expect(tours.contains("[\"begin\", \"accepted\"], chosen: [0: [\"method\": \"password\"]], variant: 1)"), "\(tours)")
+        #expect(!tours.contains("variant: 0"))
+        let sessions = run(["paths", "--format", "swift", "--variant", "region=us"])
+        #expect(sessions.contains("let session = try Self.session(variant: 1)   // region=us"), "\(sessions)")
+        #expect(!sessions.contains("variant: 0"))
+    }
+
     /// `--adapter` takes a type name, with or without its module, and only with `--format swift`.
     @Test func theAdapterIsATypeNameForSwiftTests() {
         func run(_ arguments: [String]) -> (Int32, CapturedOutput) {

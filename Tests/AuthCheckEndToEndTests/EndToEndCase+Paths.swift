@@ -39,5 +39,13 @@ extension EndToEndCase {
         // An invalid spec's problem prints once, in the text report, whatever --format asks for.
         .init("paths-invalid-spec-swift", ["paths", "--format", "swift", Fixture.spec("bad-reference")]),
         .init("usage-paths-bad-cover", ["paths", "--cover", "screens", Fixture.sessionRestore]),
+        // Trails as Swift tests on the app's adapter: typed steps, the back steps of section 5 (server-side counters) among
+        // them, a refused event marked, a reset as .reset; async, with a variant and a chosen answer.
+        .init("replay-swift-next-step-back", ["replay", "--format", "swift", "--adapter", "MyApp.SignInFlow", Fixture.signInNextStep,
+                                              trail("next-step-back-to-code")]),
+        .init("replay-swift-async-variant", ["replay", "--format", "swift", "--adapter", "LoginModel", "--async", version2("promela-rules"),
+                                             trail("rules-three-wrong-lock")]),
+        .init("paths-swift-async", ["paths", "--format", "swift", "--adapter", "LoginModel", "--async", Fixture.signInNextStep]),
+        .init("usage-replay-swift-no-adapter", ["replay", "--format", "swift", Fixture.signInNextStep, trail("next-step-back-to-code")]),
     ]
 }

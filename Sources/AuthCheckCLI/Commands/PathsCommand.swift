@@ -16,14 +16,8 @@ enum PathsCommand: Subcommand {
     }
     static let adapter = Option<String?>("--adapter", value: "TYPE",
                                          help: "with --format swift: drive the app's FlowUnderTest adapter TYPE (or MODULE.TYPE, imported) instead of a FlowSession",
-                                         default: nil) { text, name throws(UsageError) in
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts.allSatisfy({ SwiftText.isIdentifier(String($0)) }) else {
-            throw UsageError.invalidValue(option: name, value: text, reason: "a Swift type name, TYPE or MODULE.TYPE")
-        }
-        return text
-    }
-    static let options = [cover.spec, format.spec, adapter.spec, CommonOptions.maxConfigurations.spec, CommonOptions.timeout.spec,
+                                         default: nil) { text, name throws(UsageError) in try AdapterSuite.typeName(text, option: name) }
+    static let options = [cover.spec, format.spec, adapter.spec, AdapterSuite.asyncFlag.spec, CommonOptions.maxConfigurations.spec, CommonOptions.timeout.spec,
                           CommonOptions.variant.spec]
     static let discussion = [
         (title: "OUTPUT", body: """
@@ -53,6 +47,10 @@ enum PathsCommand: Subcommand {
             its state and data against the spec's frame after every step
             (FlowConformance.problem(tour:)); MODULE.TYPE also imports MODULE:
               authcheck paths --format swift --adapter MyApp.LoginCoordinator Specs/sign-in.json
+            With --async, TYPE is an AsyncFlowUnderTest (a @MainActor model awaiting its
+            backend): TYPE() is made on the main actor and each test is async, awaiting
+            AsyncFlowConformance.problem(tour:). 'authcheck replay --format swift' writes
+            the same kind of test for each counterexample trail.
             """),
         (title: "EXIT STATUS", body: HelpFormatter.exitStatus(writing: "the paths were") + "\n3  a limit (--max-configurations, --timeout) stopped the search or the tour"),
     ]
@@ -61,6 +59,7 @@ enum PathsCommand: Subcommand {
         var cover: CoverTarget
         var format: String
         var adapter: String?
+        var isAsync: Bool
         var spec: String
         var variants: [String: Set<String>] = [:]
         var maxConfigurations: Int
@@ -71,6 +70,8 @@ enum PathsCommand: Subcommand {
             format = try parsed.value(of: PathsCommand.format)
             adapter = try parsed.value(of: PathsCommand.adapter)
             if adapter != nil && format != "swift" { throw UsageError.conflict("--adapter writes Swift tests: add --format swift") }
+            isAsync = try parsed.value(of: AdapterSuite.asyncFlag)
+            if isAsync && adapter == nil { throw UsageError.conflict("--async says how to drive the app's adapter: add --adapter TYPE") }
             maxConfigurations = try parsed.value(of: CommonOptions.maxConfigurations)
             timeout = try parsed.value(of: CommonOptions.timeout)
             variants = try parsed.value(of: CommonOptions.variant)
@@ -95,7 +96,8 @@ enum PathsCommand: Subcommand {
             case "swift":
                 if let stop = cover.stoppedBy { context.console.err("warning: \(SpecRunner.displayName(settings.spec)): \(incompleteText(cover, stop))") }
                 if let adapter = settings.adapter {
-                    context.console.out(appTests(cover, spec: settings.spec, name: model.name, model: model, adapter: adapter))
+                    context.console.out(appTests(cover, spec: settings.spec, name: model.name, model: model,
+                                                 suite: AdapterSuite(adapter: adapter, isAsync: settings.isAsync, spec: settings.spec)))
                 } else {
                     context.console.out(swiftTests(cover, spec: settings.spec, name: model.name, model: model))
                 }
@@ -249,9 +251,8 @@ enum PathsCommand: Subcommand {
             lines.append("")
             lines.append("    /// " + SwiftText.comment(PathsCommand.variantPrefix(path) + PathsCommand.stepsText(path)))
             lines.append("    @Test func path\(i + 1)() throws {")
-            if valued, let variant = FlowTrail.variantIndex(Dictionary(path.variant.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }), model: model),
-               !path.variant.isEmpty {
-                lines.append("        let session = try Self.session(variant: \(variant))   // \(SwiftText.comment(model.variantNames[variant]))")
+            if valued, let variant = AdapterSuite.specVariant(path.variant, model: model), !path.variant.isEmpty {
+                lines.append("        let session = try Self.session(variant: \(variant.index))   // \(SwiftText.comment(variant.name))")
             } else {
                 lines.append("        let session = try Self.session()")
             }

@@ -9,9 +9,15 @@ enum ReplayCommand: Subcommand {
     static let argumentsSynopsis = "SPEC TRAIL..."
     static let argumentsHelp = [
         (name: "SPEC", help: "the spec file (JSON) the trails were recorded for, or - for standard input"),
-        (name: "TRAIL", help: "a trail file written by 'authcheck explore --trail DIR'"),
+        (name: "TRAIL", help: "a trail file written by 'authcheck explore --trail DIR' (or Violation.trail(for:)); with --format swift also a 'fuzz --regressions' file"),
     ]
-    static let options: [OptionSpec] = [CommonOptions.timeout.spec, CommonOptions.variant.spec]
+    static let format = CommonOptions.format(["text", "swift"], help:
+        "output format (default text); swift writes a Swift Testing suite, one test per trail, that drives the app's adapter (--adapter)")
+    static let adapter = Option<String?>("--adapter", value: "TYPE",
+                                         help: "with --format swift: the app's FlowUnderTest adapter TYPE (or MODULE.TYPE, imported) the tests drive",
+                                         default: nil) { text, name throws(UsageError) in try AdapterSuite.typeName(text, option: name) }
+    static let options: [OptionSpec] = [format.spec, adapter.spec, AdapterSuite.asyncFlag.spec, CommonOptions.timeout.spec,
+                                        CommonOptions.variant.spec]
     static let discussion = [
         (title: "OUTPUT", body: """
             For each trail: the frame after each step (state and data, values as the
@@ -25,6 +31,16 @@ enum ReplayCommand: Subcommand {
             version of the table (the spec changed since) is replayed with a note on
             stderr, as 'fuzz --regressions' replays its entries: replaying it after a fix
             is what it is for.
+            --format swift writes the trails as tests instead, one per trail (or per entry
+            of a 'fuzz --regressions' file), each driving the app's adapter TYPE through
+            the trail's typed steps (.event("submitted", values: ["nextStep": "done"]),
+            .reset("signOut"), .back) and checking that after every step its state and
+            data equal the spec's frame and the trail's violation does not happen
+            (FlowConformance.problem(trail:site:)): a conformance bug the gate found stays
+            a regression test. With --async, TYPE is an AsyncFlowUnderTest and the tests
+            await it:
+              authcheck replay --format swift --adapter MyApp.LoginModel --async \\
+                Specs/sign-in.json trails/*.json > Tests/AppTests/SignInTrails.swift
             """),
         (title: "EXIT STATUS", body: """
             0  no trail reproduces its violation (fixed)
@@ -35,6 +51,7 @@ enum ReplayCommand: Subcommand {
             3  a limit stopped the run before a trail could be called fixed: --timeout
                passed loading the spec or reading a trail, or the search of an
                authflow/2 flow's moves stopped short of a deadlock or no-exit site
+            With --format swift: 0 the tests were written, 2 as above.
             """),
     ]
 
@@ -43,8 +60,19 @@ enum ReplayCommand: Subcommand {
         var trails: [String]
         var variants: [String: Set<String>]
         var timeout: Double?
+        var format: String
+        var adapter: String?
+        var isAsync: Bool
 
         init(_ parsed: ParsedArguments) throws(UsageError) {
+            format = try parsed.value(of: ReplayCommand.format)
+            adapter = try parsed.value(of: ReplayCommand.adapter)
+            isAsync = try parsed.value(of: AdapterSuite.asyncFlag)
+            if adapter != nil && format != "swift" { throw UsageError.conflict("--adapter writes Swift tests: add --format swift") }
+            if format == "swift" && adapter == nil {
+                throw UsageError.conflict("--format swift writes tests that drive the app: add --adapter TYPE (its FlowUnderTest adapter)")
+            }
+            if isAsync && adapter == nil { throw UsageError.conflict("--async says how to drive the app's adapter: add --adapter TYPE") }
             variants = try parsed.value(of: CommonOptions.variant)
             timeout = try parsed.value(of: CommonOptions.timeout)
             guard let spec = parsed.positionals.first else { throw .missingArgument("SPEC") }
@@ -63,6 +91,10 @@ enum ReplayCommand: Subcommand {
             return report.exitCode
         case let .model(loaded):
             model = loaded
+        }
+        if let adapter = settings.adapter {
+            return swiftTests(settings, model: model, suite: AdapterSuite(adapter: adapter, isAsync: settings.isAsync, spec: settings.spec),
+                              deadline: deadline, context: context)
         }
         // One search of the flow's moves serves every trail.
         let analysis = FlowAnalysis(model: model, limits: .supporting)

@@ -29,3 +29,13 @@ extension SignInModel: AsyncFlowUnderTest {
     }
 }
 final class Accepted: @unchecked Sendable { var value = false }
+
+/// The app the generated tests (EmailFirstV2ToursTests.swift, EmailFirstV2TrailsTests.swift: `authcheck paths|replay --format swift
+/// --adapter EmailFirstV2App --async`) drive: one name for it in this package's build and in authcheck's own, where the app's
+/// module is named differently.
+typealias EmailFirstV2App = SignInModel
+
+extension SignInModel {
+    /// The model the generated tests make (`EmailFirstV2App()`): the checker plays its backend.
+    convenience init() { self.init(backend: PlayedAuthBackend()) }
+}
