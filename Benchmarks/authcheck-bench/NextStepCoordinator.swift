@@ -25,13 +25,15 @@ final class NextStepCoordinator {
 
     private(set) var screen = Screen.start
     private(set) var form = Form()
-    /// The screen and form before each accepted action, for back (the user's) and undo (tests').
-    private var history: [(screen: Screen, form: Form)] = []
+    /// The screen and form before each accepted action, for back (the user's) and undo (tests'), and whether the
+    /// action updated the screen in place (a wrong or resent code): back goes past those.
+    private var history: [(screen: Screen, form: Form, inPlace: Bool)] = []
 
     /// Handles `action` with the values it carries; false (and no change) where the flow has no such move.
     func handle(_ action: Action, _ values: [Field: String]) -> Bool {
         guard let (next, form) = move(action, values) else { return false }
-        history.append((screen, self.form))
+        let inPlace = screen == .confirmCode && next == .confirmCode
+        history.append((screen, self.form, inPlace))
         (screen, self.form) = (next, form)
         return true
     }
@@ -63,7 +65,7 @@ final class NextStepCoordinator {
         case (.signingIn, .accountLocked) where form.failedPasswords >= 3:
             form.password = nil
             next = .locked
-        case (.confirmCode, .codeAccepted):
+        case (.confirmCode, .codeAccepted) where form.failedPasswords < 3:
             (form.session, form.codeVerified) = (values[.session], values[.codeVerified])
             (form.nextStep, form.failedCodes, form.resends) = (nil, 0, 0)
             next = .signedIn
@@ -81,7 +83,7 @@ final class NextStepCoordinator {
         case (.confirmCode, .cancel):
             (form.password, form.nextStep, form.failedCodes, form.resends) = (nil, nil, 0, 0)
             next = .enterCredentials
-        case (.newPassword, .passwordSet):
+        case (.newPassword, .passwordSet) where form.failedPasswords < 3:
             form.session = values[.session]
             form.nextStep = nil
             next = .signedIn
@@ -92,8 +94,10 @@ final class NextStepCoordinator {
             (form.password, form.failedPasswords) = (nil, 0)
             next = .enterCredentials
         case (.locked, .resetPassword): next = .resetPassword
+        // Starting again keeps what the service counts; sign-out keeps the username too.
         case (.expired, .startOver), (.signedIn, .signOut):
-            form = Form()
+            form = Form(username: action == .signOut ? form.username : nil, failedPasswords: form.failedPasswords,
+                        failedCodes: form.failedCodes, resends: form.resends)
             next = .start
         // The session expires on any screen of a sign-in under way (not before it starts, nor once it has ended).
         case (.enterCredentials, .sessionExpired), (.signingIn, .sessionExpired), (.confirmCode, .sessionExpired),
@@ -108,14 +112,23 @@ final class NextStepCoordinator {
     func back() -> Bool {
         switch screen {
         case .start, .locked, .expired, .signedIn, .cancelled: return false
-        default: return undo()
+        default: break
         }
+        // The screens updated in place go with the one they updated; the service's counts stay as they are now.
+        var taken = 1
+        while taken <= history.count && history[history.count - taken].inPlace { taken += 1 }
+        guard taken <= history.count else { return false }
+        let now = form
+        history.removeLast(taken - 1)
+        guard undo() else { return false }
+        (form.failedPasswords, form.failedCodes, form.resends) = (now.failedPasswords, now.failedCodes, now.resends)
+        return true
     }
 
     /// Undoes the last accepted action, wherever it led (tests and debug menus).
     func undo() -> Bool {
         guard let last = history.popLast() else { return false }
-        (screen, form) = last
+        (screen, form) = (last.screen, last.form)
         return true
     }
 

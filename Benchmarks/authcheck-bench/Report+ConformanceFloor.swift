@@ -67,7 +67,9 @@ extension Report {
         emit("## The conformance walk against the app's own calls")
         emit("")
         emit("`FlowConformance.explore` (synchronous apps, backtracking with their `undo()`) and `AsyncFlowConformance.explore` "
-             + "(`@MainActor` apps, every call awaited from the walk's thread, backtracking by replays: an async app has no undo) "
+             + "(`@MainActor` apps, the walk run ahead of the app: each call answered as the spec expects, queued with its frame's "
+             + "comparison and awaited in turn on the main actor, up to 4,096 calls per hop; backtracking by replays: an async app "
+             + "has no undo) "
              + "against the floor: every call the walk makes to the app (its factory, `send`, `receive`, `back`, `undo`, and its "
              + "`state` and `data` getters), recorded once and replayed on fresh apps with no checking (`authcheck-bench "
              + "conformance SPEC DEPTH floor APP`). An async app's floor awaits the same calls in turn from one task on the main "
@@ -123,10 +125,10 @@ extension Report {
         emit("")
         emit("The synchronous walks' cost over the floor is the checker's own: typing values, comparing each frame (a "
              + "dictionary already matched at the same height and frame is not compared again), the walk's bookkeeping. "
-             + "The async walks cost no more than their calls awaited one hop each, as the checker awaits them (walk ÷ floor, "
-             + "hopping: \(hopShares.joined(separator: ", "))): nearly all their time is the hops (a task, a thread switch to "
-             + "the main actor and a semaphore per call, several microseconds each where the app's call takes well under one), "
-             + "so the 3× target needs a walk that awaits the app where it runs instead of blocking a thread per call. "
+             + "The async walks run ahead of the app and await its calls in batches on the main actor, where the app runs; "
+             + "against their calls awaited one hop each (a task, a thread switch to the main actor and a semaphore per call, "
+             + "several microseconds each where the app's call takes well under one), as the checker awaited them before: "
+             + "walk ÷ floor, hopping \(hopShares.joined(separator: ", ")). "
              + "Instructions are not given for the async rows: valgrind 3.19 stops with an internal error in "
              + "`dispatchMain`'s `sigsuspend`.")
         emit("")

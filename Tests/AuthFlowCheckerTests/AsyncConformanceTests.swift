@@ -149,6 +149,41 @@ extension AsyncLogin.LoginModel: AsyncFlowUnderTest {
         #expect(failure.shrunk.count <= known + 1, "\(failure.shrunk.map(\.name)) vs \(known)")
     }
 
+    /// The walk runs ahead of an app that conforms, each call queued and awaited later in one hop with the rest: every
+    /// answer is the one the walk was given, so its result is the walk's with every call awaited.
+    @Test func theWalkRunsAheadOfAConformingApp() async {
+        let (ahead, settled, awaited) = await Self.walks(depth: 8) { _ in await AsyncLogin.LoginModel(backend: AsyncLogin.FakeBackend()) }
+        #expect(settled)
+        #expect(ahead.violations == awaited.violations && ahead.stacks == awaited.stacks)
+        #expect(ahead.stacks == RuntimeExplorer(model: Self.model).countStacks(depth: 8))
+    }
+
+    /// A mutant is found as the walk awaiting every call finds it. A run ahead that settled stands (every answer it took
+    /// was the app's: what the walk cannot expect, the state after a sign-out, it reads from the app); one that did not
+    /// (the account id coerced: a frame compared later fails) is walked again, call by call.
+    @Test(arguments: AsyncLogin.Mutant.allCases)
+    func aMutantIsFoundAsByTheWalkAwaitingEveryCall(mutant: AsyncLogin.Mutant) async {
+        let make: @Sendable (FlowVariant) async -> AsyncLogin.LoginModel = { _ in await AsyncLogin.LoginModel(backend: AsyncLogin.FakeBackend(), mutant: mutant) }
+        let (ahead, settled, awaited) = await Self.walks(depth: 10, make)
+        #expect(!awaited.violations.isEmpty)
+        if settled { #expect(ahead.violations == awaited.violations && ahead.stacks == awaited.stacks) }
+        if mutant == .coercesAccountId || mutant == .counterNotIncremented { #expect(!settled) }
+        let reported = await AsyncFlowConformance(model: Self.model, variants: make).explore(depth: 10)
+        #expect(reported.violations == awaited.violations && reported.stacks == awaited.stacks)
+    }
+
+    /// The walk run ahead of the apps `make` returns, whether they answered as it assumed, and the walk awaiting every call.
+    static func walks(depth: Int, _ make: @escaping @Sendable (FlowVariant) async -> AsyncLogin.LoginModel) async
+        -> (ahead: ConformanceWalk, settled: Bool, awaited: ConformanceWalk) {
+        let checks = AppConformance(model: model, drivers: AsyncFlowConformance.drivers(make))
+        let ahead = AsyncFlowConformance.ahead(make)
+        return await AsyncBridge.run {
+            let (drivers, settle) = ahead(checks.tables)
+            let walk = checks.explore(drivers.make(checks.tables, true), depth: depth, timeout: nil)
+            return (walk, settle(), checks.explore(checks.driver(), depth: depth, timeout: nil))
+        }
+    }
+
     @Test func theAsyncGateFromSwiftTesting() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("async-gate-\(UUID().uuidString).json").path
         try Data(Version2ConformanceTests.spec.utf8).write(to: URL(fileURLWithPath: path))

@@ -89,6 +89,8 @@ final class AppDriver<Flow: FlowUnderTest> {
     @usableFromInline @exclusivity(unchecked) var verified: [Verified?] = []
     /// Per height and key, the token of each presence key of the frame in ``verified``.
     @usableFromInline @exclusivity(unchecked) var verifiedTokens: [Int] = []
+    /// An async app's walk that runs ahead of the app (``Speculation``): frames are compared later, where the app runs.
+    @usableFromInline @exclusivity(unchecked) var speculation: Speculation?
 
     /// Saves and restores an app's snapshots through an existential, its `Snapshot` type erased.
     @usableFromInline struct Snapshotter {
@@ -163,7 +165,7 @@ final class AppDriver<Flow: FlowUnderTest> {
             isAt: { self.isAt($0, keys: $1, values: $2, packed: $3) }, holds: { self.holds($0, values: $1, packed: $2) },
             send: { self.send($0, value: $1) },
             back: { self.back() }, undo: { self.undo() }, reset: { self.reset() }, start: { self.start(variant: $0) },
-            name: { self.name(of: $0) })
+            name: { self.name(of: $0) }, speculation: speculation)
     }
 
     @inlinable
@@ -304,10 +306,17 @@ final class AppDriver<Flow: FlowUnderTest> {
     /// its field in `packed`.
     @inlinable
     func isAt(_ state: StateID, keys expected: KeySet, values: UnsafePointer<Int>, packed: UInt64) -> Bool {
+        if let speculation { return speculation.later(values, height: states.count) { self.isAt(state, keys: expected, values: $0, packed: packed, height: $1) } }
+        return isAt(state, keys: expected, values: values, packed: packed, height: states.count)
+    }
+
+    /// ``isAt(_:keys:values:packed:)`` with the app's history `height` frames high.
+    @inlinable
+    func isAt(_ state: StateID, keys expected: KeySet, values: UnsafePointer<Int>, packed: UInt64, height: Int) -> Bool {
         let current = withApp { $0.state }
         let known = state.index >= 0 && state.index < appStates.count ? appStates[state.index] : nil
         if known.map({ $0 != current }) ?? true, id(of: current) != state { return false }
-        return holds(expected, values: values, packed: packed)
+        return holds(expected, values: values, packed: packed, height: height)
     }
 
     /// Whether the app holds exactly the data `expected` (see ``isAt(_:keys:values:packed:)``).
@@ -317,8 +326,14 @@ final class AppDriver<Flow: FlowUnderTest> {
     /// restores the data leaves.
     @inlinable
     func holds(_ expected: KeySet, values: UnsafePointer<Int>, packed: UInt64) -> Bool {
+        if let speculation { return speculation.later(values, height: states.count) { self.holds(expected, values: $0, packed: packed, height: $1) } }
+        return holds(expected, values: values, packed: packed, height: states.count)
+    }
+
+    /// ``holds(_:values:packed:)`` with the app's history `height` frames high.
+    @inlinable
+    func holds(_ expected: KeySet, values: UnsafePointer<Int>, packed: UInt64, height: Int) -> Bool {
         let data = withApp { $0.data }
-        let height = states.count
         if isVerified(data, height: height, expected, values: values, packed: packed) { return true }
         guard compares(data, expected, values: values, packed: packed) else { return false }
         verify(data, height: height, expected, values: values, packed: packed)
@@ -394,7 +409,16 @@ final class AppDriver<Flow: FlowUnderTest> {
         if replays { path.append((event.index, data)) }
         // A flow whose moves depend on its data: the walk compares the app with the spec's frame
         // next, so its own state is where the spec's move went whenever it is checked further.
-        states.append(tables.isStatic ? tables.nextState[cell] : id(of: withApp { $0.state }).rawValue)
+        if tables.isStatic {
+            states.append(tables.nextState[cell])
+        } else if let speculation {
+            // Where the walk expects the app to be: checked when the app has run.
+            let expected = speculation.state
+            states.append(expected)
+            _ = speculation.later(nil, height: 0) { _, _ in self.id(of: self.withApp { $0.state }).rawValue == expected }
+        } else {
+            states.append(id(of: withApp { $0.state }).rawValue)
+        }
         return true
     }
 
@@ -514,6 +538,8 @@ final class ErasedAppDriver: FlowDriver, NamesUnknownStates {
     let sendEvent: (EventID, (KeyID) -> FlowValue) -> Bool
     let backOnce: () -> Bool
     let undoOnce: () -> Bool
+    /// Where the walk says what it expects of an async app's next action, when the app is driven ahead of its calls (``Speculation``).
+    let speculation: Speculation?
     let resetApp: () -> Void
     let startVariant: (Int) -> Bool
     let nameOf: (StateID) -> String?
@@ -523,7 +549,8 @@ final class ErasedAppDriver: FlowDriver, NamesUnknownStates {
          isAt: @escaping (StateID, KeySet, UnsafePointer<Int>, UInt64) -> Bool, holds: @escaping (KeySet, UnsafePointer<Int>, UInt64) -> Bool,
          send: @escaping (EventID, (KeyID) -> FlowValue) -> Bool,
          back: @escaping () -> Bool, undo: @escaping () -> Bool, reset: @escaping () -> Void, start: @escaping (Int) -> Bool,
-         name: @escaping (StateID) -> String?) {
+         name: @escaping (StateID) -> String?, speculation: Speculation? = nil) {
+        self.speculation = speculation
         stateOf = state
         dataCountOf = dataCount
         valueOf = value

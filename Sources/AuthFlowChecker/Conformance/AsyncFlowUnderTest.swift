@@ -302,9 +302,24 @@ public struct AsyncFlowConformance<Flow: AsyncFlowUnderTest>: Sendable {
         .of(variants: { variant in BlockingFlow { await make(variant) } })
     }
 
+    /// Drivers that run the walk ahead of the app, the app's calls queued and awaited in one hop (``Speculation``), and
+    /// what says afterwards whether every answer was the one the walk was given.
+    static func ahead(_ make: @escaping @Sendable (FlowVariant) async -> Flow) -> (AppTables) -> (drivers: AppDrivers, settle: () -> Bool) {
+        { tables in
+            let played = PlayedAhead<Flow>(keyCount: tables.model.keys.count, make: make)
+            let drivers = AppDrivers { tables, usesCapabilities in
+                let driver = AppDriver(tables: tables, usesCapabilities: usesCapabilities) { PlayedAhead.Handle(played, variant: $0) }
+                driver.speculation = played.speculation
+                return driver.erased()
+            }
+            return (drivers, { played.finish() })
+        }
+    }
+
     /// As ``FlowConformance/explore(depth:timeout:)``, every call of the app awaited.
     public func explore(depth: Int, timeout: Double? = nil) async -> ConformanceWalk {
-        let checks = AppConformance(model: model, drivers: drivers)
+        var checks = AppConformance(model: model, drivers: drivers)
+        checks.ahead = Self.ahead(make)
         return await AsyncBridge.run { checks.explore(depth: depth, timeout: timeout) }
     }
 
@@ -332,7 +347,8 @@ extension FlowGate {
                                                                 callerFile: StaticString = #filePath,
                                                                 make: @escaping @Sendable () async -> Flow) async throws(ConformanceFailure) -> ConformanceReport {
         try await assertConforms(spec: path, depth: depth, runs: runs, seed: seed, callerFile: callerFile,
-                                 drivers: AsyncFlowConformance<Flow>.drivers { _ in await make() })
+                                 drivers: AsyncFlowConformance<Flow>.drivers { _ in await make() },
+                                 ahead: AsyncFlowConformance<Flow>.ahead { _ in await make() })
     }
 
     /// As ``assertConforms(spec:depth:runs:seed:callerFile:make:)-async``, with each variant's config handed to the factory.
@@ -342,14 +358,15 @@ extension FlowGate {
                                                                 callerFile: StaticString = #filePath,
                                                                 make: @escaping @Sendable (FlowVariant) async -> Flow) async throws(ConformanceFailure) -> ConformanceReport {
         try await assertConforms(spec: path, depth: depth, runs: runs, seed: seed, callerFile: callerFile,
-                                 drivers: AsyncFlowConformance<Flow>.drivers(make))
+                                 drivers: AsyncFlowConformance<Flow>.drivers(make), ahead: AsyncFlowConformance<Flow>.ahead(make))
     }
 
-    static func assertConforms(spec path: String, depth: Int, runs: Int, seed: UInt64, callerFile: StaticString,
-                               drivers: AppDrivers) async throws(ConformanceFailure) -> ConformanceReport {
+    static func assertConforms(spec path: String, depth: Int, runs: Int, seed: UInt64, callerFile: StaticString, drivers: AppDrivers,
+                               ahead: @escaping (AppTables) -> (drivers: AppDrivers, settle: () -> Bool)) async throws(ConformanceFailure) -> ConformanceReport {
         let result = await AsyncBridge.run { () -> Result<ConformanceReport, ConformanceFailure> in
             do throws(ConformanceFailure) {
-                return .success(try assertConforms(spec: path, depth: depth, runs: runs, seed: seed, callerFile: callerFile, drivers: drivers))
+                return .success(try assertConforms(spec: path, depth: depth, runs: runs, seed: seed, callerFile: callerFile,
+                                                   drivers: drivers, ahead: ahead))
             } catch {
                 return .failure(error)
             }

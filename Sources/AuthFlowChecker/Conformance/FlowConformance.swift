@@ -96,6 +96,9 @@ struct AppConformance {
     var usesCapabilities = true
     /// What ``FlowConformance/replay(_:)`` reuses between calls.
     let replays = ReplayCache()
+    /// For an async app: drivers that run the walk ahead of the app, and afterwards whether the app answered as they
+    /// assumed (``Speculation``); made anew for each walk.
+    var ahead: ((AppTables) -> (drivers: AppDrivers, settle: () -> Bool))?
 
     @usableFromInline
     init(model: FlowModel, drivers: AppDrivers) {
@@ -108,8 +111,18 @@ struct AppConformance {
         drivers.make(tables, usesCapabilities)
     }
 
+    /// The walk; an async app's run ahead of it first (``Speculation``), and again awaiting every call when it did not answer as expected.
     func explore(depth: Int, timeout: Double?) -> ConformanceWalk {
-        let walk = RuntimeExplorer(model: model, traits: .app).explore(driver(), depth: depth, timeout: timeout)
+        if let ahead {
+            let (drivers, settle) = ahead(tables)
+            let walk = explore(drivers.make(tables, usesCapabilities), depth: depth, timeout: timeout)
+            if settle() { return walk }
+        }
+        return explore(driver(), depth: depth, timeout: timeout)
+    }
+
+    func explore(_ driver: ErasedAppDriver, depth: Int, timeout: Double?) -> ConformanceWalk {
+        let walk = RuntimeExplorer(model: model, traits: .app).explore(driver, depth: depth, timeout: timeout)
         return ConformanceWalk(violations: walk.violations, stacks: walk.stacks, depth: walk.depth, stoppedBy: walk.stoppedBy)
     }
 

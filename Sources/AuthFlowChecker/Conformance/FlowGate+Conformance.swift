@@ -52,7 +52,8 @@ extension FlowGate {
 
     @usableFromInline
     static func assertConforms(spec path: String, depth: Int, runs: Int, seed: UInt64, callerFile: StaticString,
-                               drivers: AppDrivers) throws(ConformanceFailure) -> ConformanceReport {
+                               drivers: AppDrivers, ahead: ((AppTables) -> (drivers: AppDrivers, settle: () -> Bool))? = nil)
+        throws(ConformanceFailure) -> ConformanceReport {
         let options = FuzzOptions(runs: runs, seed: seed)
         var report = ConformanceReport(spec: path, secrets: [], fuzzOptions: options)
         let model: FlowModel
@@ -68,7 +69,8 @@ extension FlowGate {
             throw ConformanceFailure(report: report)
         }
         report.secrets = Set(model.names(of: model.secrets))
-        let conformance = AppConformance(model: model, drivers: drivers)
+        var conformance = AppConformance(model: model, drivers: drivers)
+        conformance.ahead = ahead
         report.walk = conformance.explore(depth: depth, timeout: nil)
         if report.verdict == .holds {
             report.fuzz = conformance.fuzzer().run(options)

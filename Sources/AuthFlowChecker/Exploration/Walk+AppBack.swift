@@ -50,6 +50,7 @@ extension Walk {
     mutating func checkAppBack(_ entry: FrameTable.Entry, takes: Int) {
         let node = nodes[nodes.count - 1]
         let (index, landing) = backLanding(takes: takes)
+        announce(accepted: true, state: landing.state)
         let accepted = driver.back()
         let found = accepted ? withBackTokens(landing: index) { () -> FrameMismatch?? in
             if matcher.matches(state: landing.state, values: landing.values, data: landing.data, height: index + 1 - base) { return .none }
@@ -82,6 +83,7 @@ extension Walk {
         let state = Int(landing.state)
         let emitted = Set(model.emissions[state].map(\.event.rawValue))
         for e in 0..<Int32(model.events.count) where !emitted.contains(e) {
+            announce(accepted: false)
             let accepted = send(EventID(e), values: 0, height: index + 2)
             if !accepted, withBackTokens(landing: index, {
                 matcher.matches(state: landing.state, values: landing.values, data: landing.data, height: index + 1 - base)

@@ -238,8 +238,28 @@ struct Walk<Driver: FlowDriver> {
     /// token for each presence key, as pushed at stack height `height`; `true` when accepted.
     @inline(__always)
     func send(move m: Int, height: Int) -> Bool {
+        announce(move: m)
         let move = table.moves[m]
         return send(EventID(move.event), values: move.values, height: height)
+    }
+
+    /// Tells an async app's driver what the walk expects of the action it takes next (``Speculation``); nothing for any other driver.
+    @inline(__always)
+    func announce(accepted: Bool, state: Int32 = -1) {
+        if let app = driver as? ErasedAppDriver, let speculation = app.speculation { speculation.expect(accepted: accepted, state: state) }
+    }
+
+    /// ``announce(accepted:state:)`` for move `m` of the table: refused where no row takes it, else accepted, landing on its target.
+    @inline(__always)
+    func announce(move m: Int) {
+        guard let app = driver as? ErasedAppDriver, let speculation = app.speculation else { return }
+        let move = table.moves[m]
+        switch move.target {
+        case FrameTable.illegal: speculation.expect(accepted: false, state: -1)
+        case FrameTable.reset:
+            speculation.expect(accepted: true, state: move.landing >= 0 ? table.entries[Int(move.landing)].state : model.initial.rawValue)
+        default: speculation.expect(accepted: true, state: table.entries[Int(move.target)].state)
+        }
     }
 
     /// Sends `event` with `values` for its valued keys (a refused event has no move to take them from).
@@ -334,6 +354,7 @@ struct Walk<Driver: FlowDriver> {
         dropTop()
         guard !nodes.isEmpty else { return }
         let parent = entry(at: nodes.count - 1)
+        announce(accepted: true, state: parent.state)
         let accepted = driver.undo()
         if accepted && matcher.matches(state: parent.state, values: parent.values, data: parent.data, height: nodes.count - base) { return }
         nodes.append(child)
@@ -447,6 +468,7 @@ struct Walk<Driver: FlowDriver> {
             if probes && (!offered || check.refused) {
                 let height = nodes.count + 1
                 for m in offered ? Int(check.first)..<Int(check.end) : 0..<1 where !offered || table.moves[m].target == FrameTable.illegal {
+                    if !offered { announce(accepted: false) }
                     let accepted = offered ? send(move: m, height: height) : send(event, values: 0, height: height)
                     if accepted {
                         let subject = self.subject, refusal = check.refusal
@@ -521,6 +543,7 @@ struct Walk<Driver: FlowDriver> {
                 "the runtime says back is \(backAllowed ? "not " : "")possible in \(model.states[state]); the spec says it is \(backAllowed ? "" : "not")"
             }
         } else if !backAllowed && (nodes.count - base > 1 || !readsInternals) {
+            announce(accepted: false)
             if driver.back() {
                 let subject = self.subject
                 report(.divergence, state: entry.state, event: -1, trigger: .forbiddenBack) { model in
