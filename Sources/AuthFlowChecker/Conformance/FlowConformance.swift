@@ -96,6 +96,8 @@ struct AppConformance {
     var usesCapabilities = true
     /// What ``FlowConformance/replay(_:)`` reuses between calls.
     let replays = ReplayCache()
+    /// The flow's configuration graph, searched on first use: what counts section 5's stacks after each walk.
+    let analysis: FlowAnalysis
     /// For an async app: drivers that run the walk ahead of the app, and afterwards whether the app answered as they
     /// assumed (``Speculation``); made anew for each walk.
     var ahead: ((AppTables) -> (drivers: AppDrivers, settle: () -> Bool))?
@@ -105,6 +107,7 @@ struct AppConformance {
         self.model = model
         self.tables = AppTables(model: model)
         self.drivers = drivers
+        self.analysis = FlowAnalysis(model: model, limits: CheckLimits(maxConfigurations: .max), edges: true)
     }
 
     func driver() -> ErasedAppDriver {
@@ -122,7 +125,7 @@ struct AppConformance {
     }
 
     func explore(_ driver: ErasedAppDriver, depth: Int, timeout: Double?) -> ConformanceWalk {
-        let walk = RuntimeExplorer(model: model, traits: .app).explore(driver, depth: depth, timeout: timeout)
+        let walk = RuntimeExplorer(model: model, traits: .app, analysis: analysis).explore(driver, depth: depth, timeout: timeout)
         return ConformanceWalk(violations: walk.violations, stacks: walk.stacks, depth: walk.depth, stoppedBy: walk.stoppedBy)
     }
 

@@ -294,6 +294,9 @@ struct FrameTable {
         entries[c].facts.insert(.rulesDecided)
     }
 
+    /// The events the step of `state` does not emit, when the table probes every event (an app's); else none.
+    func unemittedEvents(_ state: Int) -> [Int32] { unemitted[state] }
+
     /// Records that the runtime was asked, event by event, what configuration `id`'s step accepts.
     mutating func markEventsAsked(_ id: Int32) {
         entries[Int(id)].facts.insert(.eventsAsked)

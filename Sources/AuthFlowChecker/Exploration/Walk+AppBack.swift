@@ -32,17 +32,21 @@ extension Walk {
 
     /// Runs `body` with ``expected`` holding the tokens of the frame back lands on (node `index`'s, the server-side
     /// keys' as they are now), then puts the top's back.
+    ///
+    /// `body` must not capture the walk: a closure that does copies it whole (a retain per field), once per probe.
     func withBackTokens<Result>(landing index: Int, _ body: () -> Result) -> Result {
         let count = model.keys.count, server = model.layout.serverKeys
-        let saved = Array(UnsafeBufferPointer(start: UnsafePointer(expected), count: count))
-        var i = log.count - 1
-        while i >= Int(nodes[index + 1].logStart) {
-            let change = log[i]
-            if server & (1 << UInt64(change.key)) == 0 { expected[Int(change.key)] = change.previous }
-            i -= 1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { saved in
+            _ = saved.initialize(from: UnsafeBufferPointer(start: UnsafePointer(expected), count: count))
+            var i = log.count - 1
+            while i >= Int(nodes[index + 1].logStart) {
+                let change = log[i]
+                if server & (1 << UInt64(change.key)) == 0 { expected[Int(change.key)] = change.previous }
+                i -= 1
+            }
+            defer { for k in 0..<count { expected[k] = saved[k] } }
+            return body()
         }
-        defer { for k in 0..<count { expected[k] = saved[k] } }
-        return body()
     }
 
     /// Presses the app's back at the top node, where the spec allows it and takes `takes` frames off, and checks the app
@@ -52,10 +56,11 @@ extension Walk {
         let (index, landing) = backLanding(takes: takes)
         announce(accepted: true, state: landing.state)
         let accepted = driver.back()
-        let found = accepted ? withBackTokens(landing: index) { () -> FrameMismatch?? in
-            if matcher.matches(state: landing.state, values: landing.values, data: landing.data, height: index + 1 - base) { return .none }
-            return .some(mismatch(landing))
-        } : nil
+        let matcher = self.matcher, height = index + 1 - base
+        let lands = accepted && withBackTokens(landing: index) {
+            matcher.matches(state: landing.state, values: landing.values, data: landing.data, height: height)
+        }
+        let found: FrameMismatch?? = !accepted ? nil : lands ? .none : .some(withBackTokens(landing: index) { mismatch(landing) })
         if accepted, found == nil {
             probeRefusals(afterBackTo: index, landing: landing)
             return resync()
@@ -81,12 +86,12 @@ extension Walk {
     /// flight (back should have cancelled it) show: its answer, handled on the screen back went to.
     mutating func probeRefusals(afterBackTo index: Int, landing: FrameTable.Entry) {
         let state = Int(landing.state)
-        let emitted = Set(model.emissions[state].map(\.event.rawValue))
-        for e in 0..<Int32(model.events.count) where !emitted.contains(e) {
+        let matcher = self.matcher, height = index + 1 - base
+        for e in table.unemittedEvents(state) {
             announce(accepted: false)
             let accepted = send(EventID(e), values: 0, height: index + 2)
             if !accepted, withBackTokens(landing: index, {
-                matcher.matches(state: landing.state, values: landing.values, data: landing.data, height: index + 1 - base)
+                matcher.matches(state: landing.state, values: landing.values, data: landing.data, height: height)
             }) { continue }
             let subject = self.subject, trigger = WalkTrigger.backThen(landing: Int32(index), event: e)
             if accepted {
