@@ -23,7 +23,7 @@ extension Report {
                  about: "AWS Amplify UI authenticator (52 steps, 120 variants, 121,824 configurations)",
                  checkArguments: ["--depth", "9"]),
         RealFlow(file: "ha-onboarding-v2", depth: 12,
-                 about: "Home Assistant onboarding (24 steps, 212 configurations)"),
+                 about: "Home Assistant onboarding (24 steps, 204 configurations)"),
     ]
 
     /// One walk of `path` in a child (the one with the least CPU time of `repeats` runs).

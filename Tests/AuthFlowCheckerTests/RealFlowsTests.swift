@@ -37,7 +37,7 @@ import Testing
         let model = try SpecLoader.load(file: path)
         let verification = ModelChecker.verify(model)
         #expect(verification.states == 24)
-        #expect(verification.configurations == 212)
+        #expect(verification.configurations == 204)
         // A real dead end of the page, not of the translation: after the overview fetch fails it alerts and keeps the
         // loading screen (src/onboarding/ha-onboarding.ts:328-330 upstream).
         let report = FlowChecker.check(model, source: path, options: CheckOptions(limits: CheckLimits(depth: 4)))
