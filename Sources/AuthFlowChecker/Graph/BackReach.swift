@@ -45,7 +45,7 @@ struct BackReach {
     let model: FlowModel
     /// Configurations in the order found, and each one's index.
     var configurations: [Configuration] = []
-    var index: [Configuration: Int32] = [:]
+    var index = TripleIndex()
     /// Per configuration: its forward moves (filled when first settled as a top).
     var moves: [[Move]] = []
     /// Per configuration: its global item's settled length (-1 while unsettled) and derivation.
@@ -58,7 +58,7 @@ struct BackReach {
     var levelTop: [Int32] = []
     var levelLength: [Int32] = []
     var levelDerivation: [Derivation] = []
-    var levelIndex: [Int64: Int32] = [:]
+    var levelIndex = TripleIndex()
     /// Per pushed configuration: its level's returns (each server valuation once, the shortest first) as level items.
     var returns: [Int32: [Int32]] = [:]
     /// Per pushed configuration: the settled items that push it: global items (as configurations) and level items.
@@ -92,13 +92,13 @@ struct BackReach {
 
     /// The index of `configuration`, found now if new; `nil` when the configuration limit stops the search.
     mutating func discover(_ configuration: Configuration) -> Int32? {
-        if let known = index[configuration] { return known }
+        if let known = index.find(UInt64(UInt32(bitPattern: configuration.state)), configuration.keys, configuration.values) { return known }
         guard configurations.count < limits.maxConfigurations else {
             stoppedBy = .maxConfigurations(limits.maxConfigurations)
             return nil
         }
         let c = Int32(configurations.count)
-        index[configuration] = c
+        index.insert(UInt64(UInt32(bitPattern: configuration.state)), configuration.keys, configuration.values)
         configurations.append(configuration)
         moves.append([])
         expanded.append(false)
@@ -126,10 +126,10 @@ struct BackReach {
 
     /// The level item `(bottom, top)`, made now if new.
     mutating func levelItem(bottom: Int32, top: Int32) -> Int32 {
-        let key = Int64(bottom) << 32 | Int64(top)
-        if let known = levelIndex[key] { return known }
+        let key = (UInt64(UInt32(bitPattern: bottom)), UInt64(UInt32(bitPattern: top)))
+        if let known = levelIndex.find(key.0, key.1, 0) { return known }
         let item = Int32(levelBottom.count)
-        levelIndex[key] = item
+        levelIndex.insert(key.0, key.1, 0)
         levelBottom.append(bottom)
         levelTop.append(top)
         levelLength.append(-1)
@@ -288,7 +288,7 @@ struct BackReach {
                 for back in returns[move.target] ?? [] {
                     let left = configurations[Int(levelTop[Int(back)])]
                     let (keys, values) = layout.back(to: below.keys, below.values, server: left.keys, left.values)
-                    if let landing = index[Configuration(state: below.state, keys: keys, values: values)], landing != c {
+                    if let landing = index.find(UInt64(UInt32(bitPattern: below.state)), keys, values), landing != c {
                         jumps.append((c, landing))
                     }
                 }

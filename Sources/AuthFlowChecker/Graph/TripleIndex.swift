@@ -1,0 +1,52 @@
+/// Ids numbered 0, 1, 2… found by a key of three words, by open addressing with a multiplicative hash.
+///
+/// The search over backs (``BackReach``) asks where a landing or a level item is hundreds of thousands
+/// of times for a few thousand of them; a `Dictionary`'s hashing cost more than the rest of each question.
+struct TripleIndex {
+    private var keys: [(UInt64, UInt64, UInt64)] = []
+    /// Ids by slot (-1: empty), at most half full.
+    private var slots = [Int32](repeating: -1, count: 64)
+
+    /// How many keys it holds: the id the next one gets.
+    var count: Int { keys.count }
+
+    @inline(__always)
+    private static func slot(_ a: UInt64, _ b: UInt64, _ c: UInt64, mask: Int) -> Int {
+        var h = a &* 0x9E37_79B9_7F4A_7C15
+        h = (h ^ b) &* 0xBF58_476D_1CE4_E5B9
+        h = (h ^ c) &* 0x94D0_49BB_1331_11EB
+        return Int(truncatingIfNeeded: h ^ (h >> 31)) & mask
+    }
+
+    /// The id of the key `(a, b, c)`, or `nil`.
+    @inline(__always)
+    func find(_ a: UInt64, _ b: UInt64, _ c: UInt64) -> Int32? {
+        let mask = slots.count - 1
+        var i = Self.slot(a, b, c, mask: mask)
+        while true {
+            let id = slots[i]
+            if id < 0 { return nil }
+            let key = keys[Int(id)]
+            if key.0 == a && key.1 == b && key.2 == c { return id }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// Gives the key `(a, b, c)`, which it does not hold, the next id (``count``).
+    mutating func insert(_ a: UInt64, _ b: UInt64, _ c: UInt64) {
+        keys.append((a, b, c))
+        if keys.count * 2 > slots.count {
+            slots = [Int32](repeating: -1, count: slots.count * 2)
+            for (id, key) in keys.enumerated() { place(key.0, key.1, key.2, id: Int32(id)) }
+        } else {
+            place(a, b, c, id: Int32(keys.count - 1))
+        }
+    }
+
+    private mutating func place(_ a: UInt64, _ b: UInt64, _ c: UInt64, id: Int32) {
+        let mask = slots.count - 1
+        var i = Self.slot(a, b, c, mask: mask)
+        while slots[i] >= 0 { i = (i + 1) & mask }
+        slots[i] = id
+    }
+}
