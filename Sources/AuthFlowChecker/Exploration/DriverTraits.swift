@@ -5,9 +5,9 @@
 /// own coordinator answers none of them: the searches then judge it only by what it does (its
 /// state and data after every action, what it accepts and refuses) and, since its table is its
 /// own, also send it every event a step does not emit, which it must refuse without change. The
-/// walk probes an app (those events, and back where the spec forbids it) once per configuration,
-/// at the shallowest stack that reaches it, then replays the stack on a fresh instance: a refused
-/// probe may change what the app keeps hidden, and every path the walk prints must replay.
+/// walk probes either (those events, and back where the spec forbids it) once per configuration,
+/// at the shallowest stack that reaches it; an app's stack is then replayed on a fresh instance: a
+/// refused probe may change what the app keeps hidden, and every path the walk prints must replay.
 ///
 /// ```swift
 /// let explorer = RuntimeExplorer(model: model, traits: .app)   // frames and behaviour only

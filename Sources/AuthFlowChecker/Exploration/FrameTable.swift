@@ -58,6 +58,8 @@ struct FrameTable {
         var ruleEnd: Int32 = 0
         /// Bit `i`: its check `i` (from ``checkStart``) is enabled, as ``FlowDriver/acceptedEmissions`` answers (with ``Facts/oneQuestion``).
         var enabled: UInt64 = 0
+        /// The stack height at which the walk probed it (``Walk/firstProbe(_:_:)``); 0 until then.
+        var probedAt: Int32 = 0
 
         var configuration: Configuration { Configuration(state: state, keys: keys, values: values) }
     }
@@ -300,6 +302,11 @@ struct FrameTable {
     /// Records that the runtime was asked, event by event, what configuration `id`'s step accepts.
     mutating func markEventsAsked(_ id: Int32) {
         entries[Int(id)].facts.insert(.eventsAsked)
+    }
+
+    /// Records that configuration `id` was probed at stack height `height`.
+    mutating func markProbed(_ id: Int32, height: Int) {
+        entries[Int(id)].probedAt = Int32(height)
     }
 
     /// Records that configuration `id`'s resets were driven.

@@ -1,8 +1,8 @@
 /// The stack height at which the walk last probed each configuration: a `[Configuration: Int]` that hashes by one multiplication.
 ///
-/// The walk asks it at every node of an app's walk (``Walk/firstProbe(state:keys:)``), so it
-/// must cost less than the app's own step: open addressing with linear probing over a power of
-/// two, a Fibonacci hash of the packed configuration, no `Hasher`. It only grows.
+/// The walk asks it when a configuration's entry in the ``FrameTable`` does not know (``Walk/firstProbe(_:_:)``),
+/// and it outlives an emptied table: open addressing with linear probing over a power of two, a
+/// Fibonacci hash of the packed configuration, no `Hasher`. It only grows.
 ///
 /// ```swift
 /// var depths = ProbeDepths()

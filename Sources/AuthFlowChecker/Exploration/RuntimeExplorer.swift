@@ -4,11 +4,12 @@ import Foundation
 /// Drives the real runtime in lockstep with the spec's semantics through every undo stack up to a depth.
 ///
 /// A depth-first walk over the distinct stacks of at most `depth` forward events: at every node
-/// every legal event is sent, checked, explored and undone; illegal events are sent and must be
-/// rejected without change; back is tried where the spec forbids it and must be refused. The
-/// runtime's state, history height, data values and enabled events are compared with the model
-/// after every move, and the spec's own `always`/`never` rules are checked on every frame the
-/// runtime holds (``RuleCheck``). Only siblings can push the same frame, so children are deduplicated and no
+/// every legal event is sent, checked, explored and undone. The runtime's state, history height and
+/// data values are compared with the model after every move and every undo, and the spec's own
+/// `always`/`never` rules are checked on every frame the runtime holds (``RuleCheck``). Once per
+/// configuration, at the shallowest stack that reaches it, the runtime is probed: its enabled
+/// events are compared, illegal events are sent and must be rejected without change, and back is
+/// tried where the spec forbids it and must be refused. Only siblings can push the same frame, so children are deduplicated and no
 /// visited set is kept: memory is proportional to the depth.
 ///
 /// Runtime paths are found depth-first, but every stack within the bound is visited, so keeping

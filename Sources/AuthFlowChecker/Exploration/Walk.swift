@@ -22,16 +22,16 @@ struct WalkNode {
 ///
 /// The moves come from the one semantics, ``FlowModel/successors(state:keys:values:into:)``, asked
 /// once per configuration and kept in a ``FrameTable``: a node carries its configuration's id, so the
-/// model's side of a node costs a few array reads. At every node: each move that pushes a frame is
+/// model's side of a node costs a few array reads. At every node each move that pushes a frame is
 /// sent (with the branch's value for each valued key it adds, a unique token for each presence key),
-/// checked, walked and undone; a move no row takes, and an event the step does not offer now, must be
-/// refused without change; a reset must land on the variant's root with nothing to undo (then the
-/// path is replayed, since a reset cannot be undone); back is tried where the spec forbids it. The
-/// built-in runtime says which events it accepts event by event (``FlowDriver/canHandle(_:)``) at the
-/// first stack of each configuration, and for the whole step in one answer (``FlowDriver/acceptedEmissions``)
-/// at the others, event by event again where that answer differs from the spec's.
-/// An app (``DriverTraits/app``) is also sent every event its step does not emit, and is probed once
-/// per configuration (``checkNode()``). Siblings that push the same frame are one stack, so the
+/// checked, walked and undone. Once per configuration, at the shallowest stack that reaches it
+/// (``checkNode()``), the implementation is probed: a move no row takes, and an event the step does
+/// not offer now, must be refused without change; back is tried where the spec forbids it; the
+/// built-in runtime says which events it accepts event by event (``FlowDriver/canHandle(_:)``), and
+/// where the configuration is probed again at a shorter stack, for the whole step in one answer
+/// (``FlowDriver/acceptedEmissions``), event by event again where that answer differs from the spec's.
+/// A reset must land on the variant's root with nothing to undo (then the path is replayed, since a
+/// reset cannot be undone). An app (``DriverTraits/app``) is also sent every event its step does not emit. Siblings that push the same frame are one stack, so the
 /// stacks counted equal the configuration graph's count. Memory is proportional to the depth (the table is bounded, see
 /// ``FrameTable``).
 struct Walk<Driver: FlowDriver> {
@@ -81,7 +81,7 @@ struct Walk<Driver: FlowDriver> {
     let rules: RuleCheck
     /// Per rule: the path length of the occurrence kept so far.
     var ruleFound: [Int32]
-    /// For an app: the stack height each configuration was probed at (see ``checkNode()``).
+    /// The stack height each configuration was probed at (see ``checkNode()``), kept when the table is emptied.
     var probedAt = ProbeDepths()
     /// Whether some step asks for an assurance level (section 6): then every frame the walk drives is checked against it.
     let checksAssurance: Bool
@@ -397,10 +397,14 @@ struct Walk<Driver: FlowDriver> {
 
     /// Checks the node just entered: its frame, what the step offers and refuses, resets, the back policy.
     ///
-    /// An app is probed (events the step refuses, back where the spec forbids it) once per configuration, at the
-    /// shallowest stack that reaches it, and replayed afterwards: a refused probe may change what the app keeps
-    /// hidden, and every counterexample must replay from the path it prints. Every wrong answer of an app at a
-    /// node is a site of its own, so its probes go on after one; the built-in runtime's stop at the first.
+    /// Every node's frame is compared, and its rules checked. The implementation is probed (what it says the step
+    /// accepts, the events the step refuses, back where the spec forbids it) once per configuration, at the
+    /// shallowest stack that reaches it (the first in move order), the same for the built-in runtime and an app:
+    /// what it refuses there is what the spec refuses at every stack of the configuration, and probing each of a
+    /// configuration's stacks again cost the runtime's walk 46 % of its instructions on Element X's flow. An app
+    /// is replayed after its probes: a refused probe may change what the app keeps hidden, and every
+    /// counterexample must replay from the path it prints. Every wrong answer of an app at a node is a site of its
+    /// own, so its probes go on after one; the built-in runtime's stop at the first.
     mutating func checkNode() {
         var walksOn = false
         checkNode(walkingOn: &walksOn)
@@ -439,7 +443,7 @@ struct Walk<Driver: FlowDriver> {
             table.markResetsDriven(node.config)
             driveResets = true
         }
-        let probes = readsInternals || firstProbe(entry)
+        let probes = firstProbe(node.config, entry)
         guard probes || driveResets else { return }
         defer { if !readsInternals && probes { resync() } }
         // The runtime is asked event by event at the first stack of each configuration, and wherever its answer for the
@@ -639,13 +643,25 @@ struct Walk<Driver: FlowDriver> {
         while nodes.count >= height { dropTop() }
     }
 
-    /// Whether configuration `entry` is reached here by a shorter stack than any it was probed at; records it if so.
-    /// (Not inlined: only an app's walk asks, and the runtime's `checkNode` stays small.)
+    /// Whether configuration `entry` (id `id`) is reached here by a shorter stack than any it was probed at; records it if so.
+    ///
+    /// Asked at every node, so the answer is a field of the entry; ``probedAt`` keeps it when the table is emptied.
+    @inline(__always)
+    mutating func firstProbe(_ id: Int32, _ entry: FrameTable.Entry) -> Bool {
+        if entry.probedAt > 0 && Int(entry.probedAt) <= nodes.count { return false }
+        return probeHere(id, entry)
+    }
+
+    /// ``firstProbe(_:_:)`` once the entry does not know: the heights kept across emptied tables decide, and the entry learns.
     @inline(never)
-    mutating func firstProbe(_ entry: FrameTable.Entry) -> Bool {
+    mutating func probeHere(_ id: Int32, _ entry: FrameTable.Entry) -> Bool {
         let configuration = entry.configuration
-        if let depth = probedAt[configuration], depth <= nodes.count { return false }
+        if let height = probedAt[configuration], height <= nodes.count {
+            table.markProbed(id, height: height)
+            return false
+        }
         probedAt[configuration] = nodes.count
+        table.markProbed(id, height: nodes.count)
         return true
     }
 
