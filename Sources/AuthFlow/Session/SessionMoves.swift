@@ -67,6 +67,14 @@ final class SessionMoves {
     /// at each whether every event is enabled: the guards are evaluated once per frame instead of at every
     /// question. Memory is bounded: past ``capacity`` frames the decisions are forgotten and made again.
     @usableFromInline struct FrameDecisions {
+        /// Where one branch of an emission leads from a frame: the data after its effects, and after its row.
+        struct Step {
+            var keys: UInt64
+            var values: UInt64
+            var nextKeys: UInt64
+            var nextValues: UInt64
+        }
+
         /// A frame: the state and its data.
         @usableFromInline struct Key: Hashable {
             @usableFromInline var state: Int
@@ -90,6 +98,8 @@ final class SessionMoves {
         var rowStart: [Int32] = []
         /// Per frame, per emission, per branch: the position of the first row that holds among the emission's rows, or -1.
         var rows: [Int32] = []
+        /// Parallel to ``rows``: the data after the branch's effects, and the frame its row pushes (its data when none holds).
+        var after: [Step] = []
         /// The frame asked about last and its index (most questions come in runs about one frame).
         @usableFromInline var last = Key(state: -1, keys: 0, values: 0)
         @usableFromInline var lastIndex: Int32 = -1
@@ -220,26 +230,39 @@ final class SessionMoves {
     /// What branch `branch` of the emission does from the frame `(keys, values)`: its effects, then the first row that holds.
     @usableFromInline func outcome(state: Int, emission index: Int, branch: Int, keys: UInt64, values: UInt64) -> Outcome {
         let flat = emissionStart[state] + index
-        let (k, v) = emissionList[flat].applying(branch: branch, keys: keys, values: values, layout: layout)
-        let r: Int
         if let d = decisions(state: state, keys: keys, values: values) {
-            r = Int(decided.rows[Int(decided.rowStart[d]) + branchOffset[flat] + branch])
-        } else {
-            r = decideRow(flat: flat, state: state, keys: k, values: v)
+            // Decided with the frame: where each branch leads was worked out once, by the same rules as below.
+            let at = Int(decided.rowStart[d]) + branchOffset[flat] + branch
+            let r = Int(decided.rows[at])
+            let step = decided.after[at]
+            guard r >= 0 else { return Outcome(row: nil, keys: step.keys, values: step.values) }
+            var outcome = fired(flat: flat, row: r, keys: step.keys, values: step.values)
+            outcome.nextKeys = step.nextKeys
+            outcome.nextValues = step.nextValues
+            return outcome
         }
+        let (k, v) = emissionList[flat].applying(branch: branch, keys: keys, values: values, layout: layout)
+        let r = decideRow(flat: flat, state: state, keys: k, values: v)
         guard r >= 0 else { return Outcome(row: nil, keys: k, values: v) }
+        return firing(flat: flat, row: r, keys: k, values: v)
+    }
+
+    /// The outcome of emission `flat`'s row `r` firing on the data after the branch's effects `(k, v)`, its next frame left 0.
+    @inline(__always)
+    func fired(flat: Int, row r: Int, keys k: UInt64, values v: UInt64) -> Outcome {
         // The row is read where it lies: a copy (with its effects' lists) cost a 200-byte copy and a call per move.
         let position = rowStart[flat] + r
         let row = rowList.baseAddress.unsafelyUnwrapped + position
         var outcome = Outcome(row: (row.pointee.to.index, row.pointee.reset, row.pointee.replace, row.pointee.clearKeys,
                                     row.pointee.clearValues, rowTouched[position]), keys: k, values: v)
         outcome.fired = row.pointee.row
-        if !row.pointee.hasEffects && !row.pointee.reset {
-            // A row without effects pushes (or replaces with) the data less its clears: the one semantics' outcome, read off.
-            outcome.nextKeys = k & ~row.pointee.clearKeys
-            outcome.nextValues = v & ~row.pointee.clearValues
-            return outcome
-        }
+        return outcome
+    }
+
+    /// ``fired(flat:row:keys:values:)`` with the frame the row pushes (or a reset's new root).
+    func firing(flat: Int, row r: Int, keys k: UInt64, values v: UInt64) -> Outcome {
+        var outcome = fired(flat: flat, row: r, keys: k, values: v)
+        let row = rowList.baseAddress.unsafelyUnwrapped + rowStart[flat] + r
         switch row.pointee.outcome(keys: k, values: v, layout: layout) {
         case let .push(_, keys, values), let .replace(_, keys, values), let .reset(keys, values):
             outcome.nextKeys = keys
@@ -299,6 +322,9 @@ final class SessionMoves {
                 let r = decideRow(flat: flat, state: state, keys: k, values: v)
                 any = any || r >= 0
                 decided.rows.append(Int32(r))
+                let next = r >= 0 ? firing(flat: flat, row: r, keys: k, values: v) : Outcome(row: nil, keys: k, values: v)
+                decided.after.append(FrameDecisions.Step(keys: k, values: v, nextKeys: r >= 0 ? next.nextKeys : k,
+                                                         nextValues: r >= 0 ? next.nextValues : v))
             }
             if offers && any { accepted |= 1 << UInt64(index) }
         }
