@@ -1,10 +1,13 @@
 import AuthFlowChecker
+import Foundation
 
 /// The options several commands share, each declared once with its parser and default.
 enum CommonOptions {
     static let depthRange = 0...64
     static let defaultDepth = 12
-    static let defaultWorkers = 1
+    /// One walking thread per core, at most ``maximumDefaultWorkers``: the walk's results do not depend on how many share it.
+    static let defaultWorkers = min(maximumDefaultWorkers, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    static let maximumDefaultWorkers = 8
     /// Seconds after which a run stops as incomplete unless --timeout says otherwise: no input can hang a CI job.
     static let defaultTimeout = 600.0
     static let workersRange = 1...256
@@ -65,7 +68,7 @@ enum CommonOptions {
     }
 
     static let workers = Option("--workers", value: "N", help:
-        "threads that share the runtime walk (1...256; default \(defaultWorkers))", default: defaultWorkers) { text, name throws(UsageError) in
+        "threads that share the runtime walk (1...256; default one per core, at most \(maximumDefaultWorkers))", default: defaultWorkers) { text, name throws(UsageError) in
         try ValueParsers.integer(text, option: name, in: workersRange)
     }
 }
