@@ -11,8 +11,10 @@ extension Walk {
     /// How many frames the user's back takes off the stack now: the top node and each below it that updated the next one
     /// down in place; 0 when the user is on the root's screen (the history starts at ``base``, a reset's landing).
     func backFrames() -> Int {
-        BackFrames.count(height: nodes.count - base) { i in
-            table.moves[Int(entry(at: base + i - 1).moveStart + nodes[base + i].via)].replaces
+        // The closure reads these alone: capturing the walk copied the whole struct at every call.
+        let moves = table.moves, entries = table.entries, nodes = self.nodes, base = self.base
+        return BackFrames.count(height: nodes.count - base) { i in
+            moves[Int(entries[Int(nodes[base + i - 1].config)].moveStart + nodes[base + i].via)].replaces
         }
     }
 

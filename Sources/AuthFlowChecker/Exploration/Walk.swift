@@ -434,8 +434,10 @@ struct Walk<Driver: FlowDriver> {
         checkRules(node.config)
         if checksAssurance { checkAssurance(entry) }
         // Section 5: the app's back is not the walk's undo, so it is pressed at every node where the spec allows it.
-        let takes = table.section5History ? backFrames() : 1
-        if !readsInternals && table.section5History && takes > 0 && entry.facts.contains(.backAllowed) { checkAppBack(entry, takes: takes) }
+        if !readsInternals && table.section5History && entry.facts.contains(.backAllowed) {
+            let takes = backFrames()
+            if takes > 0 { checkAppBack(entry, takes: takes) }
+        }
         // A reset cannot be undone: the resets of a configuration are driven once, at the shortest stack that reaches it (``ResetStacks``).
         var driveResets = false
         if entry.facts.contains(.resets) && !entry.facts.contains(.resetsDriven)
@@ -540,7 +542,7 @@ struct Walk<Driver: FlowDriver> {
             }
         }
         guard probes else { return }
-        let backAllowed = nodes.count - base > 1 && entry.facts.contains(.backAllowed) && takes > 0
+        let backAllowed = nodes.count - base > 1 && entry.facts.contains(.backAllowed) && (!table.section5History || backFrames() > 0)
         // An app cannot say whether back is possible: it is only tried, at the root too.
         if readsInternals && driver.canGoBack != backAllowed {
             report(.divergence, state: entry.state, event: -1) { model in
