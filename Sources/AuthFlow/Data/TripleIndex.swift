@@ -58,6 +58,12 @@ package struct TripleIndex: Sendable {
         }
     }
 
+    /// Forgets every key, keeping the room it had.
+    package mutating func removeAll() {
+        keys.removeAll(keepingCapacity: true)
+        for i in slots.indices { slots[i] = -1 }
+    }
+
     private mutating func place(_ a: UInt64, _ b: UInt64, _ c: UInt64, id: Int32) {
         let mask = slots.count - 1
         var i = Self.slot(a, b, c, mask: mask)

@@ -56,7 +56,7 @@ package struct ConfigurationGraph: Sendable {
     /// The limit that stopped the search, if one did.
     package let stoppedBy: StopReason?
     /// Each configuration's index.
-    let index: [Configuration: Int32]
+    let index: ConfigurationIndex
     /// Per configuration: the steps of its shortest path, pushes, replaces, resets and backs alike.
     let depth: [Int32]
     /// Section 5, a flow with server-side keys: the search over backs (``BackReach``) and each configuration's index in
@@ -89,7 +89,7 @@ package struct ConfigurationGraph: Sendable {
             for (i, row) in model.rows.enumerated() where rowOf[row.from.index][row.event] == nil { rowOf[row.from.index][row.event] = Int32(i) }
         }
 
-        var index: [Configuration: Int32] = [:]
+        var index = ConfigurationIndex()
         var configurations: [Configuration] = []
         var parent: [Int32] = []
         var via: [Int32] = []
@@ -103,8 +103,7 @@ package struct ConfigurationGraph: Sendable {
         var distance: [Int32] = []
 
         func discover(_ configuration: Configuration, from parentIndex: Int32, event: Int32) -> Int32 {
-            let position = Int32(configurations.count)
-            index[configuration] = position
+            let position = index.append(configuration)
             configurations.append(configuration)
             distance.append(parentIndex < 0 ? 0 : distance[Int(parentIndex)] + 1)
             parent.append(parentIndex)
@@ -214,14 +213,14 @@ package struct ConfigurationGraph: Sendable {
         var position = [Int32](repeating: -1, count: reach.configurations.count)
         for (i, c) in order.enumerated() { position[Int(c)] = Int32(i) }
         var configurations: [Configuration] = [], parent: [Int32] = [], via: [Int32] = [], depth: [Int32] = []
-        var index: [Configuration: Int32] = [:]
+        var index = ConfigurationIndex()
         var firstOfState = [Int32](repeating: -1, count: model.stateCount)
         var firstUnmet = [Int32](repeating: -1, count: model.stateCount)
         var edgeStart: [Int] = [], edgeTarget: [Int32] = [], edgeRow: [Int32] = []
         for (i, c) in order.enumerated() {
             let configuration = reach.configurations[Int(c)]
             configurations.append(configuration)
-            index[configuration] = Int32(i)
+            index.append(configuration)
             depth.append(reach.length[Int(c)])
             switch reach.derivation[Int(c)] {
             case .start:
@@ -257,7 +256,7 @@ package struct ConfigurationGraph: Sendable {
     /// Every field, as the two searches above find them.
     private init(model: FlowModel, configurations: [Configuration], parent: [Int32], via: [Int32],
                  edges: (start: [Int], target: [Int32], row: [Int32]), firstOfState: [Int32], firstUnmet: [Int32],
-                 stoppedBy: StopReason?, index: [Configuration: Int32], depth: [Int32], backReach: BackReach?, reachIndex: [Int32], reachPosition: [Int32]) {
+                 stoppedBy: StopReason?, index: ConfigurationIndex, depth: [Int32], backReach: BackReach?, reachIndex: [Int32], reachPosition: [Int32]) {
         self.model = model
         self.configurations = configurations
         self.parent = parent
