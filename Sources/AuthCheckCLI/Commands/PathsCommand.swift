@@ -137,15 +137,16 @@ enum PathsCommand: Subcommand {
 
     /// `[recovery=code] ` for a path of an `authflow/2` variant, empty for a flow without `config`.
     static func variantPrefix(_ path: CoveringPaths.Path) -> String {
-        path.variant.isEmpty ? "" : "[" + path.variant.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "] "
+        (path.variant ?? []).isEmpty ? "" : "[" + (path.variant ?? []).map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "] "
     }
 
     /// `begin → signIn, submitted(nextStep=done) → signedIn`: each event with the values it chose, and the state after it.
     static func stepsText(_ path: CoveringPaths.Path) -> String {
-        path.events.indices.map { i in
-            let chosen = path.chosen.indices.contains(i) ? path.chosen[i] : []
+        let (events, states, chosenValues) = (path.events, path.states, path.chosen)
+        return events.indices.map { i in
+            let chosen = chosenValues.indices.contains(i) ? chosenValues[i] : []
             let values = chosen.isEmpty ? "" : "(" + chosen.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")"
-            return "\(path.events[i])\(values) → \(path.states[i])"
+            return "\(events[i])\(values) → \(states[i])"
         }.joined(separator: ", ")
     }
 
@@ -173,13 +174,14 @@ enum PathsCommand: Subcommand {
                 }
                 // authflow/2: the variant, and each step's chosen values and the values after it.
                 func object(_ pairs: [(String, String)]) -> JSON { .object(JSONObject(pairs.map { ($0.0, JSON.string($0.1)) })) }
+                let (events, states, data, chosen, values) = (path.events, path.states, path.data, path.chosen, path.values)
                 return .object(JSONObject([
-                    ("variant", object(path.variant.map { ($0.key, $0.value) })),
-                    ("steps", .array(path.events.indices.map { i in
-                        var members: [(String, JSON)] = [("event", .string(path.events[i]))]
-                        if !path.chosen[i].isEmpty { members.append(("chosen", object(path.chosen[i].map { ($0.key, $0.value) }))) }
-                        members += [("state", .string(path.states[i])), ("data", .array(path.data[i].map(JSON.string))),
-                                    ("values", object((path.values?[i] ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))]
+                    ("variant", object((path.variant ?? []).map { ($0.key, $0.value) })),
+                    ("steps", .array(events.indices.map { i in
+                        var members: [(String, JSON)] = [("event", .string(events[i]))]
+                        if !chosen[i].isEmpty { members.append(("chosen", object(chosen[i].map { ($0.key, $0.value) }))) }
+                        members += [("state", .string(states[i])), ("data", .array(data[i].map(JSON.string))),
+                                    ("values", object((values?[i] ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))]
                         return .object(JSONObject(members))
                     })),
                 ]))
@@ -251,25 +253,26 @@ enum PathsCommand: Subcommand {
             lines.append("")
             lines.append("    /// " + SwiftText.comment(PathsCommand.variantPrefix(path) + PathsCommand.stepsText(path)))
             lines.append("    @Test func path\(i + 1)() throws {")
-            if valued, let variant = AdapterSuite.specVariant(path.variant, model: model), !path.variant.isEmpty {
+            if valued, let variant = AdapterSuite.specVariant(path.variant ?? [], model: model), !(path.variant ?? []).isEmpty {
                 lines.append("        let session = try Self.session(variant: \(variant.index))   // \(SwiftText.comment(variant.name))")
             } else {
                 lines.append("        let session = try Self.session()")
             }
+            let (states, frameData, chosenValues, pathValues) = (path.states, path.data, path.chosen, path.values)
             for (s, event) in path.events.enumerated() {
                 guard valued else {
-                    lines.append("        try Self.step(session, \(literal(event)), to: \(literal(path.states[s])), data: [\(path.data[s].map(literal).joined(separator: ", "))])")
+                    lines.append("        try Self.step(session, \(literal(event)), to: \(literal(states[s])), data: [\(frameData[s].map(literal).joined(separator: ", "))])")
                     continue
                 }
                 // The session holds a counter only above 0; a secret's value is not printed, so not checked.
-                let values = (path.values?[s] ?? [:]).sorted { $0.key < $1.key }
-                let data = path.data[s].filter { key in !(isCounter(key) && values.first { $0.key == key }?.value == "0") }
+                let values = (pathValues?[s] ?? [:]).sorted { $0.key < $1.key }
+                let data = frameData[s].filter { key in !(isCounter(key) && values.first { $0.key == key }?.value == "0") }
                 let checked = values.filter { $0.value != "<redacted>" && !(isCounter($0.key) && $0.value == "0") }
                     .map { ($0.key, isCounter($0.key) ? ".int(\($0.value))" : ".string(\(literal($0.value)))") }
-                let chosen = path.chosen[s].filter { $0.value != "<redacted>" }.map { ($0.key, literal($0.value)) }
+                let chosen = chosenValues[s].filter { $0.value != "<redacted>" }.map { ($0.key, literal($0.value)) }
                 var call = "        try Self.step(session, \(literal(event))"
                 if !chosen.isEmpty { call += ", chosen: \(dictionary(chosen))" }
-                call += ", to: \(literal(path.states[s])), data: [\(data.map(literal).joined(separator: ", "))]"
+                call += ", to: \(literal(states[s])), data: [\(data.map(literal).joined(separator: ", "))]"
                 if !checked.isEmpty { call += ", values: \(dictionary(checked))" }
                 lines.append(call + ")")
             }
