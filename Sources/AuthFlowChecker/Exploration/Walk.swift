@@ -672,7 +672,7 @@ struct Walk<Driver: FlowDriver> {
         var order = [Int32(nodes.count - 1) + (trigger?.steps ?? 0), Int32(variant)]
         for node in nodes.dropFirst() { order.append(node.via) }
         if let existing = sites[site], !order.lexicographicallyPrecedes(existing.order) { return }
-        func step(_ step: FlowStep?, at i: Int) -> PathStep {
+        func step(_ step: FlowPath.Step?, at i: Int) -> PathStep {
             // Counters are always defined: the data shows them with the present keys (config is the variant's).
             let values = shownValues(at: i)
             return PathStep(step: step, state: model.states[Int(entry(at: i).state)],

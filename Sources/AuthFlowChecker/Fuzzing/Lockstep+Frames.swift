@@ -106,7 +106,7 @@ extension Lockstep {
     ///
     /// Config keys are left out of both, as the complete checker's paths leave them out: they never change
     /// along a path, and the violation names its variant.
-    func framePathStep(_ step: FlowStep?) -> PathStep {
+    func framePathStep(_ step: FlowPath.Step?) -> PathStep {
         var values: [String: String] = [:]
         var data: [String] = []
         for k in model.keys.indices where configBits & (1 << UInt64(k)) == 0 {

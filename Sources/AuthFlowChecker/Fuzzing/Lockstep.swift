@@ -163,7 +163,7 @@ struct Lockstep {
         return nil
     }
 
-    func pathStep(_ step: FlowStep?) -> PathStep { framePathStep(step) }
+    func pathStep(_ step: FlowPath.Step?) -> PathStep { framePathStep(step) }
 
     /// Every difference between the runtime and the model's top frame, or nil.
     func mismatch() -> FrameMismatch? { frameMismatch() }

@@ -320,7 +320,7 @@ package struct ConfigurationGraph: Sendable {
     func edges(of i: Int) -> Range<Int> { edgeStart[i]..<edgeStart[i + 1] }
 
     /// The steps of the shortest path from its variant's root to configuration `position`.
-    func events(to position: Int32) -> [FlowStep] {
+    func events(to position: Int32) -> [FlowPath.Step] {
         steps(to: position).map { $0.event < 0 ? .back : .event(model.events[Int($0.event)]) }
     }
 

@@ -204,7 +204,7 @@ public struct CoveringPaths: Sendable {
 
             let variant = carriesValues && model.variants.indices.contains(root) ? model.variants[root] : []
             /// The frame of configuration `c`, reached by `step`: with its values when the flow's moves depend on its data.
-            func frame(_ c: Int, by step: FlowStep?) -> FlowPath.Frame {
+            func frame(_ c: Int, by step: FlowPath.Step?) -> FlowPath.Frame {
                 let child = graph.configurations[c]
                 guard carriesValues else {
                     return FlowPath.Frame(step: step, state: model.states[Int(child.state)], data: model.names(of: KeySet(bits: child.keys)))
