@@ -136,15 +136,16 @@ enum PathsCommand: Subcommand {
 
     /// `[recovery=code] ` for a path of an `authflow/2` variant, empty for a flow without `config`.
     static func variantPrefix(_ path: CoveringPaths.Path) -> String {
-        path.variant.isEmpty ? "" : "[" + path.variant.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "] "
+        (path.variant ?? []).isEmpty ? "" : "[" + (path.variant ?? []).map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "] "
     }
 
     /// `begin → signIn, submitted(nextStep=done) → signedIn`: each event with the values it chose, and the state after it.
     static func stepsText(_ path: CoveringPaths.Path) -> String {
-        path.events.indices.map { i in
-            let chosen = path.chosen.indices.contains(i) ? path.chosen[i] : []
+        let (events, states, chosenValues) = (path.events, path.states, path.chosen)
+        return events.indices.map { i in
+            let chosen = chosenValues.indices.contains(i) ? chosenValues[i] : []
             let values = chosen.isEmpty ? "" : "(" + chosen.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")"
-            return "\(path.events[i])\(values) → \(path.states[i])"
+            return "\(events[i])\(values) → \(states[i])"
         }.joined(separator: ", ")
     }
 

@@ -318,9 +318,9 @@ package struct ConfigurationGraph: Sendable {
     /// The edges of configuration `i`, as indices into ``edgeTarget`` and ``edgeRow``.
     func edges(of i: Int) -> Range<Int> { edgeStart[i]..<edgeStart[i + 1] }
 
-    /// The events of the shortest path from its variant's root to configuration `position`.
-    func events(to position: Int32) -> [String] {
-        steps(to: position).map { $0.event < 0 ? "back" : model.events[Int($0.event)] }
+    /// The steps of the shortest path from its variant's root to configuration `position`.
+    func events(to position: Int32) -> [FlowPath.Step] {
+        steps(to: position).map { $0.event < 0 ? .back : .event(model.events[Int($0.event)]) }
     }
 
     /// The configurations of `state` in breadth-first order, at most `limit` of them.
@@ -382,11 +382,11 @@ package struct ConfigurationGraph: Sendable {
     /// Each step's data lists the keys present and the counters (always defined), in declaration
     /// order; a flow with valued keys or counters also gives each one's value (secrets redacted).
     /// Config keys are left out: they never change along a path, and the violation names its variant.
-    func path(to position: Int32) -> [PathStep] {
+    func path(to position: Int32) -> FlowPath {
         var root = position
         while parent[Int(root)] >= 0 { root = parent[Int(root)] }
         let chain = [(event: Int32(-1), configuration: root)] + steps(to: position)
-        return chain.enumerated().map { step, element in
+        return FlowPath(chain.enumerated().map { step, element in
             let at = element.configuration
             let configuration = configurations[Int(at)]
             let event = step == 0 ? -1 : element.event
@@ -402,8 +402,8 @@ package struct ConfigurationGraph: Sendable {
                     if let value = entry.value { values?[entry.key] = value }
                 }
             }
-            return PathStep(event: step == 0 ? nil : event < 0 ? "back" : model.events[Int(event)],
+            return PathStep(step: step == 0 ? nil : event < 0 ? .back : .event(model.events[Int(event)]),
                             state: model.states[Int(configuration.state)], data: data, values: values)
-        }
+        })
     }
 }

@@ -394,7 +394,7 @@ struct SpecSection {
 
     /// Each step's state and the row it took (`nil` where no declared row matches, and for the start).
     /// - Parameter rowsLeaving: the rows of each state and event (keyed `from`, NUL, `event`), in table order.
-    func walk(_ path: [PathStep], index: [String: Int], rowsLeaving: [String: [Int]]) -> (nodes: [Int?], edges: [Int?]) {
+    func walk(_ path: FlowPath, index: [String: Int], rowsLeaving: [String: [Int]]) -> (nodes: [Int?], edges: [Int?]) {
         var nodes: [Int?] = []
         var edges: [Int?] = []
         for (i, step) in path.enumerated() {

@@ -19,13 +19,14 @@ enum PathsJSON {
                 }
                 // authflow/2: the variant, and each step's chosen values and the values after it.
                 func object(_ pairs: [(String, String)]) -> JSON { .object(JSONObject(pairs.map { ($0.0, JSON.string($0.1)) })) }
+                let (events, states, data, chosen, values) = (path.events, path.states, path.data, path.chosen, path.values)
                 return .object(JSONObject([
-                    ("variant", object(path.variant.map { ($0.key, $0.value) })),
-                    ("steps", .array(path.events.indices.map { i in
-                        var members: [(String, JSON)] = [("event", .string(path.events[i]))]
-                        if !path.chosen[i].isEmpty { members.append(("chosen", object(path.chosen[i].map { ($0.key, $0.value) }))) }
-                        members += [("state", .string(path.states[i])), ("data", .array(path.data[i].map(JSON.string))),
-                                    ("values", object((path.values?[i] ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))]
+                    ("variant", object((path.variant ?? []).map { ($0.key, $0.value) })),
+                    ("steps", .array(events.indices.map { i in
+                        var members: [(String, JSON)] = [("event", .string(events[i]))]
+                        if !chosen[i].isEmpty { members.append(("chosen", object(chosen[i].map { ($0.key, $0.value) }))) }
+                        members += [("state", .string(states[i])), ("data", .array(data[i].map(JSON.string))),
+                                    ("values", object((values?[i] ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))]
                         return .object(JSONObject(members))
                     })),
                 ]))

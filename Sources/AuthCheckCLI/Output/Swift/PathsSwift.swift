@@ -67,25 +67,26 @@ enum PathsSwift {
             lines.append("")
             lines.append("    /// " + SwiftText.comment(PathsCommand.variantPrefix(path) + PathsCommand.stepsText(path)))
             lines.append("    @Test func path\(i + 1)() throws {")
-            if valued, let variant = AdapterSuite.specVariant(path.variant, model: model), !path.variant.isEmpty {
+            if valued, let variant = AdapterSuite.specVariant(path.variant ?? [], model: model), !(path.variant ?? []).isEmpty {
                 lines.append("        let session = try Self.session(variant: \(variant.index))   // \(SwiftText.comment(variant.name))")
             } else {
                 lines.append("        let session = try Self.session()")
             }
+            let (states, frameData, chosenValues, pathValues) = (path.states, path.data, path.chosen, path.values)
             for (s, event) in path.events.enumerated() {
                 guard valued else {
-                    lines.append("        try Self.step(session, \(literal(event)), to: \(literal(path.states[s])), data: [\(path.data[s].map(literal).joined(separator: ", "))])")
+                    lines.append("        try Self.step(session, \(literal(event)), to: \(literal(states[s])), data: [\(frameData[s].map(literal).joined(separator: ", "))])")
                     continue
                 }
                 // The session holds a counter only above 0; a secret's value is not printed, so not checked.
-                let values = (path.values?[s] ?? [:]).sorted { $0.key < $1.key }
-                let data = path.data[s].filter { key in !(isCounter(key) && values.first { $0.key == key }?.value == "0") }
+                let values = (pathValues?[s] ?? [:]).sorted { $0.key < $1.key }
+                let data = frameData[s].filter { key in !(isCounter(key) && values.first { $0.key == key }?.value == "0") }
                 let checked = values.filter { $0.value != "<redacted>" && !(isCounter($0.key) && $0.value == "0") }
                     .map { ($0.key, isCounter($0.key) ? ".int(\($0.value))" : ".string(\(literal($0.value)))") }
-                let chosen = path.chosen[s].filter { $0.value != "<redacted>" }.map { ($0.key, literal($0.value)) }
+                let chosen = chosenValues[s].filter { $0.value != "<redacted>" }.map { ($0.key, literal($0.value)) }
                 var call = "        try Self.step(session, \(literal(event))"
                 if !chosen.isEmpty { call += ", chosen: \(dictionary(chosen))" }
-                call += ", to: \(literal(path.states[s])), data: [\(data.map(literal).joined(separator: ", "))]"
+                call += ", to: \(literal(states[s])), data: [\(data.map(literal).joined(separator: ", "))]"
                 if !checked.isEmpty { call += ", values: \(dictionary(checked))" }
                 lines.append(call + ")")
             }
