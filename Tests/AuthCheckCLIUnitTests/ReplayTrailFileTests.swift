@@ -29,7 +29,8 @@ import Testing
         return directory
     }
 
-    /// Each unusable file, and the line each path prints for it (text, Swift): both read the file the same way.
+    /// Each unusable file, and the line each path prints for it (text, Swift): both read the file the same way
+    /// (``ReplayCommand/readTrailFile(_:deadline:context:)``); only what each asks of the entries differs.
     @Test func anUnusableTrailFileIsNamedWithWhyOnEitherPath() throws {
         let directory = try Self.folder([("garbage.json", "not a trail\n"), ("empty.json", ""), ("blank.json", "\n\n# only a comment\n"),
                                          ("folder.json", nil), ("plain", "x")])
@@ -43,8 +44,10 @@ import Testing
             (path("empty.json"), "a trail holds one entry; this file holds 0", "holds no trail"),
             (path("blank.json"), "a trail holds one entry; this file holds 0", "holds no trail"),
             (path("folder.json"), "is a directory, not a regressions file", "is a directory, not a regressions file"),
-            (path("loop.json"), "a loop of symbolic links (ELOOP): following them never reaches a file", "no such file"),
-            (path("plain/trail.json"), "no such file: a part of the path before the name is not a directory", "no such file"),
+            (path("loop.json"), "a loop of symbolic links (ELOOP): following them never reaches a file",
+             "a loop of symbolic links (ELOOP): following them never reaches a file"),
+            (path("plain/trail.json"), "no such file: a part of the path before the name is not a directory",
+             "no such file: a part of the path before the name is not a directory"),
         ]
         for (file, text, swift) in cases {
             for (isSwift, why) in [(false, text), (true, swift)] {
