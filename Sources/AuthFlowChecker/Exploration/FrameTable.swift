@@ -241,9 +241,10 @@ struct FrameTable {
                     if let row = model.emissions[state][emission].rows.first(where: { $0.row == successor.row }), row.hasEffects {
                         move.effectAdds = (row.effects.addKeys | row.entry.addKeys) & ~adds & keys
                     }
-                    let earlier = moves[moveStart...].contains { $0.target == move.target }
-                    move.walked = !earlier
                     if case .replace = successor.outcome { move.replaces = true }
+                    // A push and an in-place update to the same configuration build different histories (section 5).
+                    let earlier = moves[moveStart...].contains { $0.target == move.target && $0.replaces == move.replaces }
+                    move.walked = !earlier
                 case let .reset(keys, values):
                     check.enabled = true
                     check.resets = true
