@@ -113,7 +113,7 @@ import Testing
         let model = try Files.model(Self.spec("email-first"))
         let explorer = ParallelExplorer(model: model, workers: workers)
         for depth in [1, 2, 5, 10] {
-            let (prefix, tasks) = explorer.tasks(depth: depth)
+            let (prefix, tasks) = explorer.tasks(depth: depth, resets: ResetStacks(model: model, depth: depth))
             #expect((1...depth).contains(prefix))
             #expect(tasks.first?.path == [])
             #expect(tasks.dropFirst().allSatisfy { $0.path.count == prefix })

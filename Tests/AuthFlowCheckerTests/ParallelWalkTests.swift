@@ -72,7 +72,7 @@ import Testing
         for workers in [1, 2, 8] {
             let explorer = ParallelExplorer(model: model, workers: workers)
             for depth in [1, 3, 6] {
-                let (prefix, tasks) = explorer.tasks(depth: depth)
+                let (prefix, tasks) = explorer.tasks(depth: depth, resets: ResetStacks(model: model, depth: depth))
                 #expect((1...depth).contains(prefix))
                 #expect(tasks.first?.path == [])
                 #expect(tasks.dropFirst().allSatisfy { $0.path.count == prefix })

@@ -4,14 +4,22 @@ import Foundation
 
 /// The tasks of a parallel walk and the workers that take them.
 extension ParallelExplorer {
-    /// One unit of work: every variant's stacks of fewer than `p` events (`path` empty), or the subtree below `path` in `variant`.
+    /// One unit of work: every variant's stacks of fewer than `p` events (`path` empty), the subtree below `path` in
+    /// `variant`, or section 5's count of histories (``count``).
     struct Task: Sendable {
         var variant: Int
         var path: [Int32]
+
+        /// The count of a flow whose stacks are histories (``FlowModel/stacksAreHistories``), on the model alone: one task
+        /// among the walk's, so it runs beside them.
+        static let count = Task(variant: -2, path: [])
     }
 
     /// The prefix depth and the tasks: the top of every variant's tree, then one subtree per stack of exactly `p` events.
-    func tasks(depth: Int) -> (prefix: Int, tasks: [Task]) {
+    ///
+    /// A stack may go through a reset landing the walk walks on from (``ResetStacks``): the path then holds the reset's
+    /// ordinal, from the one stack where the reset is driven, as the walk's node for the landing does.
+    func tasks(depth: Int, resets: ResetStacks) -> (prefix: Int, tasks: [Task]) {
         let model = explorer.model
         let target = workers * max(1, tasksPerWorker)
         var table = FrameTable(model: model, depth: depth, capacity: Int(Int32.max))
@@ -25,8 +33,17 @@ extension ParallelExplorer {
             for stub in frontier {
                 table.expand(stub.config, of: model)
                 let entry = table.entries[Int(stub.config)]
-                for m in Int(entry.moveStart)..<Int(entry.moveEnd) where table.moves[m].walked {
-                    next.append(Stub(variant: stub.variant, config: table.moves[m].target, path: stub.path + [Int32(m) - entry.moveStart]))
+                let drivesResets = !resets.landings.isEmpty && entry.facts.contains(.resets)
+                    && resets.drivesResets(entry.configuration, variant: stub.variant, path: stub.path)
+                for m in Int(entry.moveStart)..<Int(entry.moveEnd) {
+                    let move = table.moves[m], ordinal = Int32(m) - entry.moveStart
+                    if move.walked {
+                        next.append(Stub(variant: stub.variant, config: move.target, path: stub.path + [ordinal]))
+                    } else if drivesResets && move.target == FrameTable.reset && move.landing >= 0
+                                && resets.walksOn(from: entry.configuration, ordinal: ordinal, landing: table.entries[Int(move.landing)].configuration,
+                                                  variant: stub.variant) {
+                        next.append(Stub(variant: stub.variant, config: move.landing, path: stub.path + [ordinal]))
+                    }
                 }
             }
             prefix += 1
@@ -42,13 +59,12 @@ extension ParallelExplorer {
         let depth = max(0, depth)
         let model = explorer.model
         let traits = explorer.traits
-        let resets = workers == 1 || depth == 0 ? nil : ResetStacks(model: model, depth: depth)
-        // A reset landing the walk walks on from is walked within the whole depth by whoever drives its reset; the prefix's
-        // walk has a bound of its own, so such a flow is walked by one worker (section 5's resets that keep data).
-        guard let resets, resets.landings.isEmpty else {
-            return explorer.explore(makeDriver(), depth: depth, timeout: timeout)
-        }
-        let (prefix, tasks) = self.tasks(depth: depth)
+        guard workers > 1 && depth > 0 else { return explorer.explore(makeDriver(), depth: depth, timeout: timeout) }
+        let resets = ResetStacks(model: model, depth: depth)
+        let (prefix, walks) = self.tasks(depth: depth, resets: resets)
+        let counts = model.stacksAreHistories
+        let tasks = counts ? [Task.count] + walks : walks
+        let histories = Counted(), started = Date()
         let shared = Shared(taskCount: tasks.count, deadline: timeout.map { Date().addingTimeInterval($0) },
                             progress: CheckProgress.current)
         DispatchQueue.concurrentPerform(iterations: min(workers, tasks.count)) { _ in
@@ -56,7 +72,9 @@ extension ParallelExplorer {
             var subtrees: Walk<Driver>?
             while let index = shared.take() {
                 let task = tasks[index]
-                if task.path.isEmpty {
+                if task.variant == Task.count.variant {
+                    histories.value = explorer.countHistories(depth: depth, timeout: timeout, start: started)
+                } else if task.path.isEmpty {
                     var walk = Walk(model: model, driver: driver, traits: traits, depth: prefix - 1, deadline: nil, timeout: timeout,
                                          resetStacks: resets, start: { driver.start(variant: $0) })
                     walk.monitor = { [unowned shared] count in shared.tick(count, depth: prefix - 1) }
@@ -75,6 +93,12 @@ extension ParallelExplorer {
             if let subtrees { shared.merge(subtrees) }
         }
         return explorer.counted(RuntimeExploration(violations: Walk<Driver>.ordered(Array(shared.sites.values)), stacks: shared.stacks,
-                                  depth: depth, stoppedBy: shared.stoppedBy ?? (shared.stop ? timeout.map { .timeout(seconds: $0) } : nil)))
+                                  depth: depth, stoppedBy: shared.stoppedBy ?? (shared.stop ? timeout.map { .timeout(seconds: $0) } : nil)),
+                                histories: histories.value)
+    }
+
+    /// The count the count task leaves, read after every worker is done.
+    final class Counted: @unchecked Sendable {
+        var value: Int?
     }
 }

@@ -73,6 +73,13 @@ final class ResetStacks: Sendable {
         return found.variant == variant && found.source == source && found.move == ordinal
     }
 
+    /// Whether the stack of move ordinals `path` from `variant`'s root is the one at which the resets of its top
+    /// configuration `configuration` are driven (as ``drivesResets(_:variant:nodes:)`` asks of a walk's stack).
+    func drivesResets(_ configuration: Configuration, variant: Int, path: [Int32]) -> Bool {
+        guard let found = paths[configuration] else { return false }
+        return found.variant == variant && found.path == path
+    }
+
     /// Whether the stack `nodes` (in `variant`) is the one at which the resets of its top configuration `configuration` are driven.
     func drivesResets(_ configuration: Configuration, variant: Int, nodes: PointerStack<WalkNode>) -> Bool {
         guard let found = paths[configuration], found.variant == variant, found.path.count == nodes.count - 1 else { return false }

@@ -95,14 +95,20 @@ package struct RuntimeExplorer: Sendable {
     /// `exploration` with the stacks section 5 counts when two of the walk's paths can build the same history
     /// (``FlowModel/stacksAreHistories``): the walk drives every history at least once, and the count says how many
     /// distinct ones there are. A walk a limit stopped keeps the stacks it drove.
-    func counted(_ exploration: RuntimeExploration) -> RuntimeExploration {
+    func counted(_ exploration: RuntimeExploration, histories: Int? = nil) -> RuntimeExploration {
         guard model.stacksAreHistories, exploration.stoppedBy == nil else { return exploration }
         var counted = exploration
-        if let graph = analysis?.graph(within: .none), graph.stoppedBy == nil {
-            counted.stacks = graph.countStacks(depth: max(0, exploration.depth)).total
-        } else {
-            counted.stacks = countStacks(depth: exploration.depth)
-        }
+        counted.stacks = histories ?? countHistories(depth: exploration.depth) ?? exploration.stacks
         return counted
+    }
+
+    /// Section 5's count of the stacks of at most `depth` forward moves, on the run's graph when it has a whole one; nil
+    /// when `timeout` seconds after `start` stopped it.
+    func countHistories(depth: Int, timeout: Double? = nil, start: Date = Date()) -> Int? {
+        let whole = analysis.map { $0.graph(within: .none) }
+        let graph = whole.flatMap { $0.stoppedBy == nil ? $0 : nil }
+            ?? FlowAnalysis(model: model, limits: CheckLimits(depth: depth, maxConfigurations: .max), edges: true).graph(within: .none)
+        let counts = graph.countStacks(depth: max(0, depth), timeout: timeout, start: start)
+        return counts.stoppedBy == nil ? counts.total : nil
     }
 }
