@@ -1,12 +1,15 @@
 import AuthFlow
 
-/// Every move of every reachable configuration of a flow whose moves depend on its data
-/// (`authflow/2`), and what they decide: which configurations can move, which can still reach a
-/// terminal configuration, which events no row takes.
+/// Every move of every reachable configuration of a flow, and what they decide: which configurations
+/// can move, which can still reach a terminal configuration, which events no row takes.
 ///
-/// The complete checker reads it for the first configuration of each site; the random-path tester
-/// reads it for the sites of every frame it drives, so both decide `deadlock` and `no-exit` from
-/// the same graph and say so in the same words.
+/// The complete checker decides every flow from it, `/1` and `/2` alike: it reads it for the first
+/// configuration of each site. The random-path tester reads it for the sites of every frame it drives
+/// in a flow whose moves depend on its data, so both decide `deadlock` and `no-exit` from the same
+/// graph and say so in the same words.
+///
+/// A flow whose moves the state alone decides (``FlowModel/isStatic``, every `/1` flow) has sites that
+/// hold for every data of their state: their messages name no data, as ``SiteRules`` words them.
 struct FrameMoves {
     let graph: ConfigurationGraph
     /// Per configuration: whether some move (a push or a reset) leaves it.
@@ -121,7 +124,12 @@ struct FrameMoves {
 
     /// The message of a `deadlock` or `no-exit` at configuration `i`.
     func stuckMessage(_ property: Property, at i: Int) -> String {
-        let name = graph.model.states[Int(graph.configurations[i].state)]
+        let state = Int(graph.configurations[i].state)
+        let name = graph.model.states[state]
+        // A static flow's site is its state's whatever the data: it names none (the `/1` wording).
+        if graph.model.isStatic {
+            return property == .deadlock ? SiteRules.deadlockMessage(graph.model, state: state) : SiteRules.noExitMessage(name)
+        }
         return property == .deadlock
             ? "\(name) is not terminal and has no legal forward move with the data \(graph.dataText(i))"
             : "\(name) has forward moves, but no terminal state is reachable from it with the data \(graph.dataText(i))"
@@ -130,6 +138,8 @@ struct FrameMoves {
     /// The message of an `illegal-transition`: `event` from `state` with the data after its effects.
     func illegalMessage(state: Int, event: EventID, keys: UInt64, values: UInt64) -> String {
         let name = graph.model.states[state], eventName = graph.model.events[event.index]
+        // A static flow's event is illegal because no row takes it at all: the table is what to fix.
+        if graph.model.isStatic { return SiteRules.illegalMessage(name, event: eventName) }
         return "\(name) emits \(eventName), but no row of the table from \(name) on \(eventName) holds for the data after it, "
             + graph.dataText(keys: keys, values: values)
     }

@@ -1,7 +1,7 @@
 import AuthFlow
 
 extension ModelChecker {
-    /// What the frame-by-frame pass learns besides sites, for the lint of a `/2` flow.
+    /// What the frame-by-frame pass learns besides sites, for the lint.
     struct FrameFacts {
         /// Rows of ``FlowModel/rows`` that fired from some reachable configuration.
         var firedRows = Set<Int>()
@@ -12,14 +12,16 @@ extension ModelChecker {
         var systemMoves: [Bool] = []
     }
 
-    /// The sites of a flow whose moves depend on the data (`authflow/2`), decided per configuration.
+    /// The sites of a flow, `/1` or `/2`, decided per configuration.
     ///
     /// For every reachable configuration, in breadth-first order: an event its step offers whose
     /// rows all refuse is an `illegal-transition` at `(state, event)`; a non-terminal configuration
     /// with no move is a `deadlock`; one with a move from which no terminal configuration can be
     /// reached (user and system events alike, resets included) is `no-exit`. `terminal-exit` looks
     /// at the terminal state's declarations, not its guards. The first configuration that violates a
-    /// site gives its shortest counterexample.
+    /// site gives its shortest counterexample. Sites found at one configuration keep the order of the
+    /// step's `emits`. A flow whose moves the state alone decides finds each site at its state's first
+    /// configuration, worded without data (``FrameMoves/stuckMessage(_:at:)``).
     /// - Complexity: O(C · m · b) for C configurations, m emissions per step and b branches each,
     ///   and O(C + E) memory for the reverse graph `no-exit` needs.
     /// - Parameter cut: set when `deadline` stopped the expansion (``FrameMoves/isCut``): the sites are then those decided.
@@ -27,7 +29,7 @@ extension ModelChecker {
                            deadline: Deadline = .none, cut: inout Bool) -> [(position: Int32, violation: Violation)] {
         let graph = analysis.graph(within: deadline)
         let model = graph.model
-        guard let moves = analysis.frameMoves(within: deadline) else { return [] }
+        let moves = analysis.moves(within: deadline)
         cut = cut || moves.isCut
         facts = moves.facts
         let illegal = moves.firstIllegal
@@ -36,7 +38,15 @@ extension ModelChecker {
             let state = model.states[Int(graph.configurations[position].state)]
             found.append((Int32(position), Violation(property: property, state: state, event: event, message: message, path: [])))
         }
-        for (site, first) in illegal {
+        // At one configuration, in the step's `emits` order (the dictionary's order is not stable from run to run).
+        func emitsIndex(_ site: Int64) -> Int {
+            let state = Int(site >> 32), event = Int32(site & 0xFFFF_FFFF)
+            return model.emissions[state].firstIndex { $0.event.rawValue == event } ?? Int.max
+        }
+        let sites = illegal.sorted { lhs, rhs in
+            lhs.value.position != rhs.value.position ? lhs.value.position < rhs.value.position : emitsIndex(lhs.key) < emitsIndex(rhs.key)
+        }
+        for (site, first) in sites {
             let state = Int(site >> 32), event = EventID(Int32(site & 0xFFFF_FFFF))
             report(.illegalTransition, at: Int(first.position), event: model.events[event.index],
                    moves.illegalMessage(state: state, event: event, keys: first.keys, values: first.values))
@@ -59,17 +69,18 @@ extension ModelChecker {
 }
 
 extension ModelChecker {
-    /// The lint of a flow checked frame by frame: what `/1` reports, plus `waits-on-system`, shadowed rows and overridden `anywhere` rows.
+    /// The lint of a flow checked frame by frame: unreachable states, dead transitions and unused data, plus
+    /// `waits-on-system`, shadowed rows and overridden `anywhere` rows (which a `/1` flow never has).
     ///
     /// Keys count as used when a step requires them (`requires`, `anyOf`), reads them (`optional`),
     /// a guard tests them or one of the spec's own properties does. A row no reachable frame fires is
     /// shadowed when its guard held on some frame its event reached (an earlier row for the same `from`
     /// and `on` took it there), and dead otherwise: a row whose own guard never holds would not fire
     /// even without the rows above it.
-    static func frameLint(_ graph: ConfigurationGraph, facts: FrameFacts) -> Lint {
+    static func lint(_ graph: ConfigurationGraph, facts: FrameFacts) -> Lint {
         let model = graph.model
         var lint = Lint()
-        // A stopped search reports no lint, as in `/1`.
+        // A stopped search reports no lint: it claims nothing it has not seen the whole flow for.
         guard graph.stoppedBy == nil else { return lint }
         var produced = Set<Int>()
         var used = Set<Int>()
@@ -104,6 +115,8 @@ extension ModelChecker {
             let userCanBack = model.canGoBack[state] && state != model.initial.index
             if facts.systemMoves[state] && !facts.userMoves[state] && !userCanBack { lint.waitsOnSystem.append(model.states[state]) }
         }
+        // Dead and shadowed rows are listed in the table's order, `/1` and `/2` alike.
+        var dead: [(row: Int, name: String)] = [], shadowed: [(row: Int, name: String)] = []
         for state in 0..<model.stateCount {
             for emission in model.emissions[state] {
                 for (i, row) in emission.rows.enumerated() where !facts.firedRows.contains(row.row) {
@@ -111,10 +124,10 @@ extension ModelChecker {
                     let offered = facts.offered.contains(Int64(state) << 32 | Int64(emission.event.rawValue))
                     if offered && emission.rows[..<i].contains(where: { facts.firedRows.contains($0.row) })
                         && guardHolds(row, of: emission, at: state, in: graph) {
-                        lint.shadowedRows.append(Lint.rowName(from: from, on: on, to: to))
+                        shadowed.append((row.row, Lint.rowName(from: from, on: on, to: to)))
                     } else {
                         // Several rows share `from` and `on` in `/2`: the target says which is dead.
-                        lint.deadTransitions.append(Lint.rowName(from: from, on: on, to: emission.rows.count > 1 ? to : nil))
+                        dead.append((row.row, Lint.rowName(from: from, on: on, to: emission.rows.count > 1 ? to : nil)))
                     }
                 }
             }
@@ -122,8 +135,10 @@ extension ModelChecker {
         // Rows for an event the state never emits take no emission: dead too.
         let attached = Set(model.emissions.flatMap { $0.flatMap { $0.rows.map(\.row) } })
         for (i, row) in model.rows.enumerated() where !attached.contains(i) {
-            lint.deadTransitions.append(Lint.rowName(from: model.states[row.from.index], on: model.events[row.event.index]))
+            dead.append((i, Lint.rowName(from: model.states[row.from.index], on: model.events[row.event.index])))
         }
+        lint.deadTransitions = dead.sorted { $0.row < $1.row }.map(\.name)
+        lint.shadowedRows = shadowed.sorted { $0.row < $1.row }.map(\.name)
         return lint
     }
 
