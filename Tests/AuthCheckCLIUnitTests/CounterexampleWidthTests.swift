@@ -58,7 +58,7 @@ import Testing
 
     @Test func aLongDeltaWrapsUnderTheDataColumnWithoutLosingAKey() throws {
         let keys = (1...30).map { "key\($0)" }
-        let path = [PathStep(event: nil, state: "start", data: []), PathStep(event: "go", state: "next", data: keys),
+        let path: FlowPath = [PathStep(event: nil, state: "start", data: []), PathStep(event: "go", state: "next", data: keys),
                     PathStep(event: "stop", state: "end", data: keys)]
         let violation = Violation(property: .deadlock, state: "end", message: "stuck", path: path)
         let lines = CounterexampleRenderer.render(violation, number: 1, replay: nil).components(separatedBy: "\n")

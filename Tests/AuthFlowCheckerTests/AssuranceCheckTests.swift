@@ -35,7 +35,7 @@ import Testing
         })
     }
 
-    static func pathText(_ path: [PathStep]) -> String {
+    static func pathText(_ path: FlowPath) -> String {
         path.map { step in step.event.map { "\($0)→\(step.state)" } ?? step.state }.joined(separator: " ")
     }
 
@@ -169,7 +169,7 @@ import Testing
     /// Each way's text line stays within 120 columns, however long its path.
     @Test func theTextWrapsLongPaths() {
         let steps = (0..<30).map { PathStep(event: $0 == 0 ? nil : "event\($0)", state: "state\($0)", data: []) }
-        let way = WayIn(factors: ["password"], level: .aal1, length: 29, variant: nil, path: steps, variantIndex: 0, position: 0)
+        let way = WayIn(factors: ["password"], level: .aal1, length: 29, variant: nil, path: FlowPath(steps), variantIndex: 0, position: 0)
         let lines = ReportRenderer.waysInLines([ProtectedStep(state: "home", asks: .aal2, isSuccess: true, ways: [way])], style: .plain)
         #expect(lines.allSatisfy { TerminalText.width($0) <= 120 }, "\(lines)")
         #expect(lines.count > 5)

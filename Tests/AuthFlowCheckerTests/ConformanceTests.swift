@@ -121,7 +121,7 @@ import Testing
         }
         let conformance = FlowConformance(model: Self.model) { BlocksBackOnceAnErrorShowed() }
         for violation in conformance.explore(depth: 6).violations where !violation.path.contains(where: { $0.event == "undo" }) {
-            let path = violation.path.dropFirst().map { $0.event == "back" ? FuzzAction.back : .event($0.event ?? "", values: nil) }
+            let path = violation.path.dropFirst().compactMap(\.step)
             #expect(conformance.replay(path)?.site == violation.site, "\(path.map(\.name)) does not replay \(violation.site)")
         }
         let failure = try #require(conformance.fuzz(FuzzOptions(runs: 200)).failure)

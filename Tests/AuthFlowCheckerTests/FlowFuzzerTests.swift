@@ -77,7 +77,7 @@ import Testing
             let report = fuzzer.run(FuzzOptions(seed: seed))
             let failure = try #require(report.failure)
             let secretValues = failure.original.flatMap { action -> [String] in
-                guard case let .event(name, values?) = action, let event = model.event(named: name) else { return [] }
+                guard case let .event(name, .ordered(values)) = action, let event = model.event(named: name) else { return [] }
                 let move = model.moves.flatMap { $0 }.first { $0.event == event }!
                 return zip(move.addedKeys, values).filter { model.secrets.contains($0.0) }.map(\.1)
             }

@@ -308,7 +308,7 @@ import Testing
             transitions: #"[{ "from": "start", "on": "go", "to": "done" }]"#)
         let violation = try #require(ModelChecker.verify(model).violations.first)
         #expect(violation.variant == [])
-        #expect(violation.path == [PathStep(event: nil, state: "start", data: [], values: [:]),
+        #expect(violation.path.frames == [PathStep(event: nil, state: "start", data: [], values: [:]),
                                    PathStep(event: "go", state: "done", data: ["k"], values: [:])])
         #expect(ReportRenderer.violationJSON(violation, secrets: []).rendered(pretty: false)
                 == #"{"property":"unmet-requirement","state":"done","event":null,"message":"done requires session, but the data is {k}","#

@@ -46,7 +46,7 @@ import Testing
 
     /// The `(variant, row)` pairs a path takes, replaying its events and chosen values on the spec's semantics from its variant's root.
     static func rowsTaken(_ path: CoveringPaths.Path, model: FlowModel) throws -> [[Int]] {
-        let variant = try #require(FlowTrail.variantIndex(Dictionary(uniqueKeysWithValues: path.variant.map { ($0.key, $0.value) }), model: model))
+        let variant = try #require(FlowTrail.variantIndex(Dictionary(uniqueKeysWithValues: (path.variant ?? []).map { ($0.key, $0.value) }), model: model))
         let root = model.roots[variant]
         var frame = (state: model.initial.index, keys: root.keys, values: root.values)
         var rows: [[Int]] = []

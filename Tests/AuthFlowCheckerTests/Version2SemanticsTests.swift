@@ -466,7 +466,7 @@ import Testing
         let violation = try #require(ModelChecker.verify(model).violations.first)
         #expect(violation.site.description == "unmet-requirement@done")
         #expect(violation.variant == [FlowSpec.KeyValue("mfa", "off")])
-        #expect(violation.path == [
+        #expect(violation.path.frames == [
             PathStep(event: nil, state: "start", data: ["tries"], values: ["tries": "0"]),
             PathStep(event: "send", state: "done", data: ["code", "tries"], values: ["code": "<redacted>", "tries": "0"]),
         ])

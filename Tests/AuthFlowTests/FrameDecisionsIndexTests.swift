@@ -18,7 +18,7 @@ import Testing
             // Found right after it is inserted (the index may have just grown).
             #expect(decisions.find(frame) == Int32(d))
         }
-        #expect(decisions.slots.count >= 2 * frames.count)
+        #expect(decisions.index.slotCount >= 2 * frames.count)
         for (d, frame) in frames.enumerated() { #expect(decisions.find(frame) == Int32(d)) }
         #expect(decisions.find(Decisions.Key(state: 7, keys: 0, values: 0)) == nil)
         #expect(decisions.find(Decisions.Key(state: 0, keys: 0, values: 1)) == nil)

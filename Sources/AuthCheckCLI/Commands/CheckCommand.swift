@@ -7,8 +7,7 @@ enum CheckCommand: Subcommand {
     static let abstract = "check every property of each spec; one report per spec"
     static let argumentsSynopsis = "SPEC..."
     static let argumentsHelp = [(name: "SPEC...", help: "spec files (JSON, authflow/1 or authflow/2); each is checked and reported on its own; - reads one from standard input (named <stdin> in reports)")]
-    static let formats = ["text", "json", "sarif", "junit", "html"]
-    static let declared = CheckingOptions(format: CommonOptions.format(formats, help:
+    static let declared = CheckingOptions(format: CommonOptions.format(CheckFormat.self, help:
         "output format (default text); json prints the contract's report object, sarif a SARIF 2.1.0 log for code scanning, junit JUnit XML for CI test reports, html one page with each flow and its counterexamples drawn",
         drawsElsewhere: true))
     static let quiet = Option(flag: "--quiet", help:
@@ -37,7 +36,7 @@ enum CheckCommand: Subcommand {
     ]
 
     struct Settings: CommandSettings {
-        var check: CheckSettings
+        var check: CheckSettings<CheckFormat>
         var quiet: Bool
         var specs: [String]
 
@@ -58,8 +57,8 @@ enum CheckCommand: Subcommand {
             let result = SpecRunner.check(path, options: options, context: context)
             located.append(result)
             let report = result.report
-            if report.verdict == .invalid { SpecRunner.diagnose(report, stdout: format == "text" ? .textReport : .document, console: context.console) }
-            if format == "text" && !(settings.quiet && report.verdict == .holds) {
+            if report.verdict == .invalid { SpecRunner.diagnose(report, stdout: format == .text ? .textReport : .document, console: context.console) }
+            if format == .text && !(settings.quiet && report.verdict == .holds) {
                 if printed > 0 { context.console.out("") }
                 context.console.out(ReportRenderer.text(report, style: context.style))
                 printed += 1
@@ -67,16 +66,16 @@ enum CheckCommand: Subcommand {
         }
         let reports = located.map(\.report)
         switch format {
-        case "json":
+        case .json:
             let json = reports.count == 1 ? ReportRenderer.json(reports[0]) : .array(reports.map(ReportRenderer.json))
             context.console.out(json.rendered(pretty: true))
-        case "sarif":
+        case .sarif:
             context.console.out(SARIFRenderer.render(located, toolVersion: AuthCheckCommand.version))
-        case "junit":
+        case .junit:
             context.console.out(JUnitRenderer.render(reports, checked: settings.check.properties))
-        case "html":
-            context.console.out(CoverageHTML.render(CoverageHTML.sections(located, options: options), heading: "authcheck check"))
-        default:
+        case .html:
+            context.console.out(HTMLPage.render(HTMLPage.sections(located, options: options), heading: "authcheck check"))
+        case .text:
             if reports.count > 1 && printed > 0 {
                 context.console.out("")
                 context.console.out(SpecRunner.summary(reports))
@@ -85,7 +84,7 @@ enum CheckCommand: Subcommand {
         if context.environment.annotatesForGitHub {
             // GitHub reads workflow commands from the step's output; a document on stdout must stay valid.
             for line in WorkflowAnnotations.lines(located) {
-                if format == "text" { context.console.out(line) } else { context.console.err(line) }
+                if format == .text { context.console.out(line) } else { context.console.err(line) }
             }
         }
         return SpecRunner.exitStatus(reports.map(\.exitCode))

@@ -22,16 +22,17 @@ enum CommonOptions {
     static let depth = depth(help:
         "drive the runtime through every undo stack of at most N forward events (0...64; default \(defaultDepth))")
 
-    /// `--format` among `choices` (the first is the default), with the help a command gives it.
+    /// `--format` among the cases of `Format` (the first is the default), with the help a command gives it.
     /// - Parameter drawsElsewhere: whether `dot` and `mermaid` get a pointer to `coverage`.
-    static func format(_ choices: [String], help: String? = nil, drawsElsewhere: Bool = false) -> Option<String> {
+    static func format<Format: OutputFormat>(_: Format.Type, help: String? = nil, drawsElsewhere: Bool = false) -> Option<Format> {
+        let choices = Format.names
         let help = help ?? "output format (default \(choices[0]))" + (choices.contains("json") ? "; json prints the contract's report object" : "")
-        return Option("--format", value: choices.joined(separator: "|"), help: help, default: choices[0]) { text, name throws(UsageError) in
+        return Option("--format", value: choices.joined(separator: "|"), help: help, default: Format.allCases[0]) { text, name throws(UsageError) in
             if drawsElsewhere, !choices.contains(text), ["dot", "mermaid"].contains(text) {
                 throw .invalidValue(option: name, value: text,
                                     reason: "\(text) draws coverage: use 'authcheck coverage --format \(text)'; here expected one of \(choices.joined(separator: ", "))")
             }
-            return try ValueParsers.choice(text, option: name, in: choices)
+            return try ValueParsers.choice(text, option: name, in: Format.self)
         }
     }
 
@@ -74,9 +75,9 @@ enum CommonOptions {
 }
 
 /// The options of a spec-checking command (`check`, `explore`, `coverage`), as that command declares them.
-struct CheckingOptions: Sendable {
+struct CheckingOptions<Format: OutputFormat>: Sendable {
     var depth = CommonOptions.depth
-    var format: Option<String>
+    var format: Option<Format>
     var property = CommonOptions.property
     var strict = CommonOptions.strict
     var maxConfigurations = CommonOptions.maxConfigurations
@@ -93,9 +94,9 @@ struct CheckingOptions: Sendable {
 }
 
 /// The settings of a spec-checking command, validated.
-struct CheckSettings: Sendable {
+struct CheckSettings<Format: OutputFormat>: Sendable {
     var depth: Int
-    var format: String
+    var format: Format
     var properties: Set<Property>?
     var strict: Bool
     var maxConfigurations: Int
@@ -105,7 +106,7 @@ struct CheckSettings: Sendable {
 
     /// Reads and validates the checking options, in the order help lists them.
     /// - Throws: ``UsageError/invalidValue(option:value:reason:)`` naming the first bad value.
-    init(_ parsed: ParsedArguments, options: CheckingOptions) throws(UsageError) {
+    init(_ parsed: ParsedArguments, options: CheckingOptions<Format>) throws(UsageError) {
         depth = try parsed.value(of: options.depth)
         format = try parsed.value(of: options.format)
         properties = try parsed.value(of: options.property)

@@ -7,10 +7,9 @@ enum CoverageCommand: Subcommand {
     static let abstract = "reachable states, fired transitions, and their counts"
     static let argumentsSynopsis = "SPEC"
     static let argumentsHelp = [(name: "SPEC", help: "one spec file (JSON, authflow/1 or authflow/2), or - for standard input")]
-    static let formats = ["text", "json", "dot", "mermaid", "html"]
     static let declared = CheckingOptions(
         depth: CommonOptions.depth(help: "count the undo stacks of at most N forward events (0...64; default \(CommonOptions.defaultDepth))"),
-        format: CommonOptions.format(formats, help: "output format (default text); see FORMATS"),
+        format: CommonOptions.format(CoverageFormat.self, help: "output format (default text); see FORMATS"),
         workers: nil)
     static let options = declared.specs
     static let discussion = [
@@ -45,7 +44,7 @@ enum CoverageCommand: Subcommand {
     ]
 
     struct Settings: CommandSettings {
-        var check: CheckSettings
+        var check: CheckSettings<CoverageFormat>
         var spec: String
 
         init(_ parsed: ParsedArguments) throws(UsageError) {
@@ -62,13 +61,13 @@ enum CoverageCommand: Subcommand {
         switch SpecRunner.load(settings.spec, options: options, input: context.console) {
         case let .invalid(report):
             switch settings.check.format {
-            case "text":
+            case .text:
                 context.console.out(ReportRenderer.text(report, style: context.style))
                 SpecRunner.diagnose(report, stdout: .textReport, console: context.console)
-            case "json":
+            case .json:
                 context.console.out(ReportRenderer.json(report).rendered(pretty: true))
                 SpecRunner.diagnose(report, stdout: .document, console: context.console)
-            default:
+            case .dot, .mermaid, .html:
                 // No graph to draw: stdout stays empty.
                 SpecRunner.diagnose(report, stdout: .nothing, console: context.console)
             }
@@ -84,11 +83,11 @@ enum CoverageCommand: Subcommand {
         }
         let report = CoverageReport(spec: path, name: model.name, coverage: coverage, check: check)
         switch settings.check.format {
-        case "json": context.console.out(CoverageJSON.render(report).rendered(pretty: true))
-        case "dot": context.console.out(CoverageDot.render(report))
-        case "mermaid": context.console.out(CoverageMermaid.render(report))
-        case "html": context.console.out(CoverageHTML.render([.coverage(report)], heading: "authcheck coverage"))
-        default: context.console.out(CoverageText.render(report, style: context.style))
+        case .json: context.console.out(CoverageJSON.render(report).rendered(pretty: true))
+        case .dot: context.console.out(CoverageDot.render(report))
+        case .mermaid: context.console.out(CoverageMermaid.render(report))
+        case .html: context.console.out(HTMLPage.render([.coverage(report)], heading: "authcheck coverage"))
+        case .text: context.console.out(CoverageText.render(report, style: context.style))
         }
         return check.exitCode
     }

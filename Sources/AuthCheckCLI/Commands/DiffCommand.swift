@@ -10,8 +10,7 @@ enum DiffCommand: Subcommand {
         (name: "OLD", help: "the spec before the change (JSON, authflow/1 or authflow/2), - for standard input, or REV:PATH as git holds it"),
         (name: "NEW", help: "the spec after the change, - for standard input (one of the two at most), or REV:PATH"),
     ]
-    static let formats = ["text", "json", "markdown", "sarif"]
-    static let format = CommonOptions.format(formats, help:
+    static let format = CommonOptions.format(DiffFormat.self, help:
         "output format (default text); json gives each difference with its path and both results, markdown a pull-request comment, sarif the new violations")
     static let depth = Option<Int?>("--depth", value: "N", help:
         "compare only moves at most N moves from the start (default: no bound)", default: nil) { text, name throws(UsageError) in
@@ -53,7 +52,7 @@ enum DiffCommand: Subcommand {
     ]
 
     struct Settings: CommandSettings {
-        var format: String
+        var format: DiffFormat
         var depth: Int?
         var maxConfigurations: Int
         var timeout: Double?
@@ -91,14 +90,14 @@ enum DiffCommand: Subcommand {
             switch load(path, options: options, context: context, deadline: deadline) {
             case let .invalid(report):
                 switch settings.format {
-                case "sarif":
+                case .sarif:
                     SpecRunner.diagnose(report, stdout: .document, console: context.console)
                     context.console.out(SARIFRenderer.render([LocatedReport(report: report, model: nil)], toolVersion: AuthCheckCommand.version))
-                case "markdown":
+                case .markdown:
                     SpecRunner.diagnose(report, stdout: .document, console: context.console)
                     context.console.out(DiffMarkdown.invalid(ReportRenderer.text(report, style: .plain)))
-                default:
-                    SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
+                case .text, .json:
+                    SpecRunner.reportInvalid(report, json: settings.format == .json, context: context)
                 }
                 return report.exitCode
             case let .model(model):
@@ -111,10 +110,10 @@ enum DiffCommand: Subcommand {
                                       depth: settings.depth, deadline: deadline)
         let old = SpecRunner.displayName(oldPath), new = SpecRunner.displayName(newPath)
         switch settings.format {
-        case "json": context.console.out(DiffJSON.render(report, old: old, new: new))
-        case "markdown": context.console.out(DiffMarkdown.render(report, old: old, new: new))
-        case "sarif": context.console.out(DiffSARIF.render(report, new: new, model: models[1]))
-        default: context.console.out(DiffText.render(report, old: old, new: new, style: context.style))
+        case .json: context.console.out(DiffJSON.render(report, old: old, new: new))
+        case .markdown: context.console.out(DiffMarkdown.render(report, old: old, new: new))
+        case .sarif: context.console.out(DiffSARIF.render(report, new: new, model: models[1]))
+        case .text: context.console.out(DiffText.render(report, old: old, new: new, style: context.style))
         }
         return report.exitCode
     }

@@ -7,8 +7,7 @@ enum ExploreCommand: Subcommand {
     static let abstract = "every violation's full path, each property's result"
     static let argumentsSynopsis = "SPEC"
     static let argumentsHelp = [(name: "SPEC", help: "one spec file (JSON, authflow/1 or authflow/2), or - for standard input; use 'check' for several")]
-    static let formats = ["text", "json", "sarif", "html"]
-    static let declared = CheckingOptions(format: CommonOptions.format(formats, help:
+    static let declared = CheckingOptions(format: CommonOptions.format(ExploreFormat.self, help:
         "output format (default text); json prints the contract's report object, sarif a SARIF 2.1.0 log for code scanning, html one page with the flow and each counterexample drawn",
         drawsElsewhere: true))
     static let trail = Option<String?>("--trail", value: "DIR",
@@ -33,7 +32,7 @@ enum ExploreCommand: Subcommand {
     ]
 
     struct Settings: CommandSettings {
-        var check: CheckSettings
+        var check: CheckSettings<ExploreFormat>
         var spec: String
         var trail: String?
 
@@ -47,7 +46,7 @@ enum ExploreCommand: Subcommand {
     static func run(_ settings: Settings, context: CommandContext) throws(UsageError) -> Int32 {
         let located = SpecRunner.check(settings.spec, options: settings.check.checkOptions, context: context)
         let report = located.report
-        if report.verdict == .invalid { SpecRunner.diagnose(report, stdout: settings.check.format == "text" ? .textReport : .document, console: context.console) }
+        if report.verdict == .invalid { SpecRunner.diagnose(report, stdout: settings.check.format == .text ? .textReport : .document, console: context.console) }
         if let directory = settings.trail, let model = located.model, !report.violations.isEmpty {
             if let failure = TrailFiles.write(report.violations, model: model, to: directory, context: context) {
                 context.console.err("error: \(failure)")
@@ -55,7 +54,7 @@ enum ExploreCommand: Subcommand {
             }
         }
         switch settings.check.format {
-        case "json":
+        case .json:
             // check's report, plus each property's result: explore is about the properties.
             var json = ReportRenderer.json(report)
             if report.verdict != .invalid, case let .object(object) = json {
@@ -69,12 +68,12 @@ enum ExploreCommand: Subcommand {
                 json = .object(JSONObject(object.members.map { ($0.key, $0.value) } + [("properties", .array(results))]))
             }
             context.console.out(json.rendered(pretty: true))
-        case "sarif":
+        case .sarif:
             context.console.out(SARIFRenderer.render([located], toolVersion: AuthCheckCommand.version))
-        case "html":
-            context.console.out(CoverageHTML.render(CoverageHTML.sections([located], options: settings.check.checkOptions),
-                                                    heading: "authcheck explore"))
-        default:
+        case .html:
+            context.console.out(HTMLPage.render(HTMLPage.sections([located], options: settings.check.checkOptions),
+                                                heading: "authcheck explore"))
+        case .text:
             var text = ReportRenderer.text(report, style: context.style)
             if report.verdict != .invalid {
                 text += "\n\n" + propertyTable(report, requested: settings.check.properties, style: context.style)

@@ -7,17 +7,17 @@ enum ExportCommand: Subcommand {
     static let abstract = "the flow as a Promela model for SPIN"
     static let argumentsSynopsis = "SPEC"
     static let argumentsHelp = [(name: "SPEC", help: "one spec file (JSON, authflow/1 or authflow/2), or - for standard input")]
-    static let formats = ["promela"]
+    static let formats = ExportFormat.names
     /// The formats other commands write, and the command that writes each: what `--format` points to instead.
     static let elsewhere = ["text": "check", "json": "check", "sarif": "check", "junit": "check", "dot": "coverage", "mermaid": "coverage"]
     static let format = Option("--format", value: formats.joined(separator: "|"), help:
         "the model's language (default promela); reports and graphs come from 'check' and 'coverage'",
-        default: formats[0]) { text, name throws(UsageError) in
+        default: ExportFormat.promela) { text, name throws(UsageError) in
         if !formats.contains(text), let command = elsewhere[text] {
             throw .invalidValue(option: name, value: text, reason:
                 "export writes \(formats.joined(separator: ", ")) only; for \(text) use 'authcheck \(command) --format \(text)'")
         }
-        return try ValueParsers.choice(text, option: name, in: formats)
+        return try ValueParsers.choice(text, option: name, in: ExportFormat.self)
     }
     /// `--depth N`: export the stacks of at most N events instead of the configurations (no default: absent means configurations).
     static let depth = Option<Int?>("--depth", value: "N", help:
@@ -49,7 +49,7 @@ enum ExportCommand: Subcommand {
 
     struct Settings: CommandSettings {
         /// Only promela, for now.
-        var format: String
+        var format: ExportFormat
         /// The stack bound, or `nil` for the configurations model.
         var depth: Int?
         var spec: String

@@ -7,7 +7,6 @@ enum FuzzCommand: Subcommand {
     static let abstract = "random paths with back through the runtime, shrunk"
     static let argumentsSynopsis = "SPEC"
     static let argumentsHelp = [(name: "SPEC", help: "one spec file (JSON, authflow/1 or authflow/2), or - for standard input")]
-    static let formats = ["text", "json"]
     static let defaultRuns = 1_000
     static let defaultMaxSteps = 60
     static let defaultSeed: UInt64 = 1
@@ -23,7 +22,7 @@ enum FuzzCommand: Subcommand {
                                  default: defaultMaxSteps) { text, name throws(UsageError) in
         try ValueParsers.integer(text, option: name, in: 1...100_000)
     }
-    static let format = CommonOptions.format(formats)
+    static let format = CommonOptions.format(FuzzFormat.self)
     static let regressions = Option<String?>("--regressions", value: "FILE",
                                              help: "replay the paths saved in FILE first, and append a new failure's shrunk path to it",
                                              default: nil) { text, _ throws(UsageError) in text }
@@ -60,7 +59,7 @@ enum FuzzCommand: Subcommand {
         var runs: Int
         var seed: UInt64
         var maxSteps: Int
-        var format: String
+        var format: FuzzFormat
         var properties: Set<Property>?
         var timeout: Double?
         var regressions: String?
@@ -84,7 +83,7 @@ enum FuzzCommand: Subcommand {
         let deadline = Deadline(timeout: settings.timeout ?? CommonOptions.defaultTimeout)
         switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants), input: context.console, deadline: deadline) {
         case let .invalid(report):
-            SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
+            SpecRunner.reportInvalid(report, json: settings.format == .json, context: context)
             return report.exitCode
         case let .model(loaded):
             model = loaded
@@ -116,9 +115,9 @@ enum FuzzCommand: Subcommand {
             }
         }
         switch settings.format {
-        case "json":
+        case .json:
             context.console.out(FuzzReportRenderer.json(report, spec: SpecRunner.displayName(settings.spec), model: model, options: options).rendered(pretty: true))
-        default:
+        case .text:
             context.console.out(FuzzReportRenderer.text(report, spec: SpecRunner.displayName(settings.spec), model: model, options: options, style: context.style))
         }
         return report.verdict.exitCode

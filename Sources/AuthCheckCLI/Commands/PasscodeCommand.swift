@@ -23,7 +23,7 @@ enum PasscodeCommand: Subcommand {
     static let spec = Option<String?>("--spec", value: "FILE",
                                       help: "take the policy from this spec's passcode object; --max-length and --alphabet override it",
                                       default: nil) { text, _ throws(UsageError) in text }
-    static let format = CommonOptions.format(["text", "json"], help:
+    static let format = CommonOptions.format(PasscodeFormat.self, help:
         "output format (default text); json prints one object per input and line: input, code, length, and missing or extra")
     static let reportLength = Option(flag: "--report-length", help:
         "with text output, say on stderr which inputs were short or overlong (see LENGTH)")
@@ -65,7 +65,7 @@ enum PasscodeCommand: Subcommand {
         var alphabet: String?
         var spec: String?
         /// `text` or `json`.
-        var format: String
+        var format: PasscodeFormat
         /// Whether text output says on stderr which inputs were short or overlong.
         var reportLength: Bool
         var timeout: Double?
@@ -105,7 +105,7 @@ enum PasscodeCommand: Subcommand {
         let normaliser = PasscodeNormaliser(policy: policy)
         func print(_ input: String, index: Int) {
             let result = normaliser.read(input)
-            if settings.format == "json" {
+            if settings.format == .json {
                 context.console.out(json(input: input, result).rendered(pretty: false))
                 return
             }

@@ -7,8 +7,7 @@ enum PathsCommand: Subcommand {
     static let abstract = "event paths from the start that take every reachable transition"
     static let argumentsSynopsis = "SPEC"
     static let argumentsHelp = [(name: "SPEC", help: "one spec file (JSON, authflow/1 or authflow/2), or - for standard input")]
-    static let formats = ["text", "json", "swift"]
-    static let format = CommonOptions.format(formats, help: "output format (default text)")
+    static let format = CommonOptions.format(PathsFormat.self, help: "output format (default text)")
     static let cover = Option("--cover", value: CoverTarget.allCases.map(\.rawValue).joined(separator: "|"),
                               help: "what the paths must cover together (default transitions)",
                               default: CoverTarget.transitions) { text, name throws(UsageError) in
@@ -57,7 +56,7 @@ enum PathsCommand: Subcommand {
 
     struct Settings: CommandSettings {
         var cover: CoverTarget
-        var format: String
+        var format: PathsFormat
         var adapter: String?
         var isAsync: Bool
         var spec: String
@@ -69,7 +68,7 @@ enum PathsCommand: Subcommand {
             cover = try parsed.value(of: PathsCommand.cover)
             format = try parsed.value(of: PathsCommand.format)
             adapter = try parsed.value(of: PathsCommand.adapter)
-            if adapter != nil && format != "swift" { throw UsageError.conflict("--adapter writes Swift tests: add --format swift") }
+            if adapter != nil && format != .swift { throw UsageError.conflict("--adapter writes Swift tests: add --format swift") }
             isAsync = try parsed.value(of: AdapterSuite.asyncFlag)
             if isAsync && adapter == nil { throw UsageError.conflict("--async says how to drive the app's adapter: add --adapter TYPE") }
             maxConfigurations = try parsed.value(of: CommonOptions.maxConfigurations)
@@ -85,23 +84,23 @@ enum PathsCommand: Subcommand {
         switch SpecRunner.load(settings.spec, options: CheckOptions(variants: settings.variants), input: context.console, deadline: deadline) {
         case let .invalid(report):
             // The report goes where the paths would (swift gets the text report, as a person reads it).
-            SpecRunner.reportInvalid(report, json: settings.format == "json", context: context)
+            SpecRunner.reportInvalid(report, json: settings.format == .json, context: context)
             return report.exitCode
         case let .model(model):
             let cover = CoveringPaths(model: model, target: settings.cover,
                                       limits: CheckLimits(maxConfigurations: settings.maxConfigurations, timeout: settings.timeout),
                                       deadline: deadline)
             switch settings.format {
-            case "json": context.console.out(json(cover, spec: settings.spec))
-            case "swift":
+            case .json: context.console.out(PathsJSON.render(cover, spec: settings.spec))
+            case .swift:
                 if let stop = cover.stoppedBy { context.console.err("warning: \(SpecRunner.displayName(settings.spec)): \(incompleteText(cover, stop))") }
                 if let adapter = settings.adapter {
                     context.console.out(appTests(cover, spec: settings.spec, name: model.name, model: model,
                                                  suite: AdapterSuite(adapter: adapter, isAsync: settings.isAsync, spec: settings.spec)))
                 } else {
-                    context.console.out(swiftTests(cover, spec: settings.spec, name: model.name, model: model))
+                    context.console.out(PathsSwift.render(cover, spec: settings.spec, name: model.name, model: model))
                 }
-            default: context.console.out(text(cover, spec: settings.spec))
+            case .text: context.console.out(text(cover, spec: settings.spec))
             }
             return cover.stoppedBy == nil ? 0 : Verdict.incomplete.exitCode
         }
@@ -137,15 +136,16 @@ enum PathsCommand: Subcommand {
 
     /// `[recovery=code] ` for a path of an `authflow/2` variant, empty for a flow without `config`.
     static func variantPrefix(_ path: CoveringPaths.Path) -> String {
-        path.variant.isEmpty ? "" : "[" + path.variant.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "] "
+        (path.variant ?? []).isEmpty ? "" : "[" + (path.variant ?? []).map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "] "
     }
 
     /// `begin → signIn, submitted(nextStep=done) → signedIn`: each event with the values it chose, and the state after it.
     static func stepsText(_ path: CoveringPaths.Path) -> String {
-        path.events.indices.map { i in
-            let chosen = path.chosen.indices.contains(i) ? path.chosen[i] : []
+        let (events, states, chosenValues) = (path.events, path.states, path.chosen)
+        return events.indices.map { i in
+            let chosen = chosenValues.indices.contains(i) ? chosenValues[i] : []
             let values = chosen.isEmpty ? "" : "(" + chosen.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")"
-            return "\(path.events[i])\(values) → \(path.states[i])"
+            return "\(events[i])\(values) → \(states[i])"
         }.joined(separator: ", ")
     }
 
@@ -155,127 +155,5 @@ enum PathsCommand: Subcommand {
         case .states: return "state"
         case .configurations: return "configuration"
         }
-    }
-
-    static func json(_ cover: CoveringPaths, spec: String) -> String {
-        // A stopped tour says so, and how far it got; a complete one keeps the members it always had.
-        let stopped: [(String, JSON)] = cover.stoppedBy.map { stop in
-            [("verdict", .string(Verdict.incomplete.rawValue)), ("stoppedBy", .string(stop.description)), ("covered", .int(cover.covered))]
-        } ?? []
-        return JSON.object(JSONObject([
-            ("spec", .string(SpecRunner.displayName(spec))), ("cover", .string(cover.target.rawValue))] + stopped + [
-            ("reachable", .int(cover.reachable)), ("lowerBound", .int(cover.lowerBound)), ("length", .int(cover.length)),
-            ("paths", .array(cover.paths.map { path in
-                guard cover.carriesValues else {
-                    return .array(zip(path.events, zip(path.states, path.data)).map { event, frame in
-                        .object(JSONObject([("event", .string(event)), ("state", .string(frame.0)), ("data", .array(frame.1.map(JSON.string)))]))
-                    })
-                }
-                // authflow/2: the variant, and each step's chosen values and the values after it.
-                func object(_ pairs: [(String, String)]) -> JSON { .object(JSONObject(pairs.map { ($0.0, JSON.string($0.1)) })) }
-                return .object(JSONObject([
-                    ("variant", object(path.variant.map { ($0.key, $0.value) })),
-                    ("steps", .array(path.events.indices.map { i in
-                        var members: [(String, JSON)] = [("event", .string(path.events[i]))]
-                        if !path.chosen[i].isEmpty { members.append(("chosen", object(path.chosen[i].map { ($0.key, $0.value) }))) }
-                        members += [("state", .string(path.states[i])), ("data", .array(path.data[i].map(JSON.string))),
-                                    ("values", object((path.values?[i] ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))]
-                        return .object(JSONObject(members))
-                    })),
-                ]))
-            })),
-        ])).rendered(pretty: true)
-    }
-
-    /// A Swift Testing suite with one test per path, driving a `FlowSession` built from the spec step by step.
-    ///
-    /// For a flow whose moves depend on its data, each path's session runs in its variant, each step
-    /// sends the values the path chose for the valued keys it adds, and the values after it are checked too.
-    static func swiftTests(_ cover: CoveringPaths, spec: String, name: String?, model: FlowModel) -> String {
-        let file = spec.split(separator: "/").suffix(2).joined(separator: "/")
-        let suite = SwiftText.typeName(name ?? "flow", fallback: "Flow") + "Paths"
-        func literal(_ text: String) -> String { SwiftText.literal(text) }
-        let valued = cover.carriesValues
-        var lines = cover.stoppedBy.map { ["// \(incompleteText(cover, $0)): these tests do not take every reachable \(noun(cover.target))."] } ?? []
-        lines += [
-            "// Generated by `authcheck paths --format swift \(SwiftText.comment(file))`: regenerate it when the spec changes, do not edit it.",
-            "import AuthFlow",
-            "import Foundation",
-            "import Testing",
-            "",
-            "/// Every reachable transition of \(literal(name ?? file)), taken by \(cover.paths.count) paths of \(cover.length) steps.",
-            "@Suite struct \(suite) {",
-            valued ? "    /// A session of the spec in its `variant`th variant, found from this file's folder upwards."
-                : "    /// A session of the spec, found from this file's folder upwards.",
-            valued ? "    static func session(variant: Int = 0) throws -> FlowSession<String, String, String, FlowValue> {"
-                : "    static func session() throws -> FlowSession<String, String, String, FlowValue> {",
-            "        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()",
-            "        while folder.path != \"/\" {",
-            "            let spec = folder.appendingPathComponent(\(literal(file)))",
-            valued ? "            if FileManager.default.fileExists(atPath: spec.path) { return try SpecLoader.load(file: spec.path).makeNamedSession(variant: variant) }"
-                : "            if FileManager.default.fileExists(atPath: spec.path) { return try SpecLoader.load(file: spec.path).makeNamedSession() }",
-            "            folder.deleteLastPathComponent()",
-            "        }",
-            "        throw CocoaError(.fileNoSuchFile)",
-            "    }",
-            "",
-        ]
-        if valued {
-            lines += [
-                "    /// Sends `event` with the `chosen` value of each valued key it adds (the system's answer) and a value for",
-                "    /// each other key, and checks where the session is: the state, the data keys and the `values`.",
-                "    static func step(_ session: FlowSession<String, String, String, FlowValue>, _ event: String, chosen: [String: String] = [:],",
-                "                     to state: String, data: [String], values: [String: FlowValue] = [:]) throws {",
-                "        _ = try session.send(event) { chosen[$0].map(FlowValue.string) ?? .string(\"\\(event).\\($0)\") }",
-                "        #expect(session.state == state)",
-                "        #expect(session.data.count == data.count && data.allSatisfy { session.data[$0] != nil })",
-                "        for (key, value) in values { #expect(session.data[key] == value, \"\\(key)\") }",
-                "    }",
-            ]
-        } else {
-            lines += [
-                "    /// Sends `event` with a value for each key it adds, and checks where the session is.",
-                "    static func step(_ session: FlowSession<String, String, String, FlowValue>, _ event: String, to state: String,",
-                "                     data: [String]) throws {",
-                "        _ = try session.send(event) { .string(\"\\(event).\\($0)\") }",
-                "        #expect(session.state == state)",
-                "        #expect(session.data.count == data.count && data.allSatisfy { session.data[$0] != nil })",
-                "    }",
-            ]
-        }
-        func isCounter(_ key: String) -> Bool { model.key(named: key).map { model.layout.isCounter($0.index) } ?? false }
-        func dictionary(_ pairs: [(String, String)]) -> String {
-            pairs.isEmpty ? "[:]" : "[" + pairs.map { "\(literal($0.0)): \($0.1)" }.joined(separator: ", ") + "]"
-        }
-        for (i, path) in cover.paths.enumerated() {
-            lines.append("")
-            lines.append("    /// " + SwiftText.comment(PathsCommand.variantPrefix(path) + PathsCommand.stepsText(path)))
-            lines.append("    @Test func path\(i + 1)() throws {")
-            if valued, let variant = AdapterSuite.specVariant(path.variant, model: model), !path.variant.isEmpty {
-                lines.append("        let session = try Self.session(variant: \(variant.index))   // \(SwiftText.comment(variant.name))")
-            } else {
-                lines.append("        let session = try Self.session()")
-            }
-            for (s, event) in path.events.enumerated() {
-                guard valued else {
-                    lines.append("        try Self.step(session, \(literal(event)), to: \(literal(path.states[s])), data: [\(path.data[s].map(literal).joined(separator: ", "))])")
-                    continue
-                }
-                // The session holds a counter only above 0; a secret's value is not printed, so not checked.
-                let values = (path.values?[s] ?? [:]).sorted { $0.key < $1.key }
-                let data = path.data[s].filter { key in !(isCounter(key) && values.first { $0.key == key }?.value == "0") }
-                let checked = values.filter { $0.value != "<redacted>" && !(isCounter($0.key) && $0.value == "0") }
-                    .map { ($0.key, isCounter($0.key) ? ".int(\($0.value))" : ".string(\(literal($0.value)))") }
-                let chosen = path.chosen[s].filter { $0.value != "<redacted>" }.map { ($0.key, literal($0.value)) }
-                var call = "        try Self.step(session, \(literal(event))"
-                if !chosen.isEmpty { call += ", chosen: \(dictionary(chosen))" }
-                call += ", to: \(literal(path.states[s])), data: [\(data.map(literal).joined(separator: ", "))]"
-                if !checked.isEmpty { call += ", values: \(dictionary(checked))" }
-                lines.append(call + ")")
-            }
-            lines.append("    }")
-        }
-        lines.append("}")
-        return lines.joined(separator: "\n")
     }
 }

@@ -11,7 +11,7 @@ enum ReplayCommand: Subcommand {
         (name: "SPEC", help: "the spec file (JSON) the trails were recorded for, or - for standard input"),
         (name: "TRAIL", help: "a trail file written by 'authcheck explore --trail DIR' (or Violation.trail(for:)); with --format swift also a 'fuzz --regressions' file"),
     ]
-    static let format = CommonOptions.format(["text", "swift"], help:
+    static let format = CommonOptions.format(ReplayFormat.self, help:
         "output format (default text); swift writes a Swift Testing suite, one test per trail, that drives the app's adapter (--adapter)")
     static let adapter = Option<String?>("--adapter", value: "TYPE",
                                          help: "with --format swift: the app's FlowUnderTest adapter TYPE (or MODULE.TYPE, imported) the tests drive",
@@ -60,7 +60,7 @@ enum ReplayCommand: Subcommand {
         var trails: [String]
         var variants: [String: Set<String>]
         var timeout: Double?
-        var format: String
+        var format: ReplayFormat
         var adapter: String?
         var isAsync: Bool
 
@@ -68,8 +68,8 @@ enum ReplayCommand: Subcommand {
             format = try parsed.value(of: ReplayCommand.format)
             adapter = try parsed.value(of: ReplayCommand.adapter)
             isAsync = try parsed.value(of: AdapterSuite.asyncFlag)
-            if adapter != nil && format != "swift" { throw UsageError.conflict("--adapter writes Swift tests: add --format swift") }
-            if format == "swift" && adapter == nil {
+            if adapter != nil && format != .swift { throw UsageError.conflict("--adapter writes Swift tests: add --format swift") }
+            if format == .swift && adapter == nil {
                 throw UsageError.conflict("--format swift writes tests that drive the app: add --adapter TYPE (its FlowUnderTest adapter)")
             }
             if isAsync && adapter == nil { throw UsageError.conflict("--async says how to drive the app's adapter: add --adapter TYPE") }

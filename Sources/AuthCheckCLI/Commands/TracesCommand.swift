@@ -11,8 +11,7 @@ enum TracesCommand: Subcommand {
         (name: "SPEC", help: "the spec the sessions ran (JSON)"),
         (name: "FILE...", help: "tracker records, JSON Lines as FlowTracker writes them; - reads standard input. Several files are read in order as one stream: a session may continue from one into the next"),
     ]
-    static let formats = ["text", "json", "dot", "mermaid"]
-    static let format = CommonOptions.format(formats, help:
+    static let format = CommonOptions.format(TracesFormat.self, help:
         "output format (default text); json the same report for CI, dot and mermaid the funnel drawn on the flow's graph")
     static let maxListed = Option("--max-listed", value: "N", help:
         "list at most N violations and N unreadable records (default 100); all are counted", default: 100) { text, name throws(UsageError) in
@@ -89,7 +88,7 @@ enum TracesCommand: Subcommand {
     ]
 
     struct Settings: CommandSettings {
-        var format: String
+        var format: TracesFormat
         var maxListed: Int
         var sessionTimeout: Double?
         var strict: Bool
@@ -123,9 +122,9 @@ enum TracesCommand: Subcommand {
         switch SpecRunner.load(settings.spec, options: checkOptions, deadline: deadline) {
         case let .invalid(report):
             switch settings.format {
-            case "text": SpecRunner.reportInvalid(report, json: false, context: context)
-            case "json": SpecRunner.reportInvalid(report, json: true, context: context)
-            default: SpecRunner.diagnose(report, stdout: .nothing, console: context.console)
+            case .text: SpecRunner.reportInvalid(report, json: false, context: context)
+            case .json: SpecRunner.reportInvalid(report, json: true, context: context)
+            case .dot, .mermaid: SpecRunner.diagnose(report, stdout: .nothing, console: context.console)
             }
             return report.exitCode
         case let .model(loaded):
@@ -173,15 +172,15 @@ enum TracesCommand: Subcommand {
         }
 
         switch settings.format {
-        case "json":
+        case .json:
             context.console.out(TracesJSON.render(report, strict: settings.strict).rendered(pretty: true))
-        case "dot", "mermaid":
+        case .dot, .mermaid:
             let (check, coverage) = FlowChecker.coverage(model, source: settings.spec, options: checkOptions,
                                                          normalise: context.environment.makeNormaliser(model),
                                                          start: start, clock: context.environment.clock)
             let graph = CoverageReport(spec: settings.spec, name: model.name, coverage: coverage, check: check, funnel: report)
-            context.console.out(settings.format == "dot" ? CoverageDot.render(graph) : CoverageMermaid.render(graph))
-        default:
+            context.console.out(settings.format == .dot ? CoverageDot.render(graph) : CoverageMermaid.render(graph))
+        case .text:
             context.console.out(TracesText.render(report, strict: settings.strict, style: context.style))
         }
         return TracesText.exitStatus(report, strict: settings.strict)

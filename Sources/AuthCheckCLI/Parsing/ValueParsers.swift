@@ -61,6 +61,15 @@ enum ValueParsers {
         return text
     }
 
+    /// One case of `Format`, by its `--format` name: `--format json`.
+    static func choice<Format: OutputFormat>(_ text: String, option: String, in _: Format.Type) throws(UsageError) -> Format {
+        guard let format = Format(rawValue: text) else {
+            _ = try choice(text, option: option, in: Format.names)
+            throw .invalidValue(option: option, value: text, reason: "expected one of \(Format.names.joined(separator: ", "))")
+        }
+        return format
+    }
+
     /// The properties of every `--property` value, each a single id or a comma-separated list; `nil` when none was given.
     ///
     /// A built-in id is taken as it is; any other id written like one (`mfa-before-session`) may name a

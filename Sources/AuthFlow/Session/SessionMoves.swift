@@ -86,12 +86,8 @@ final class SessionMoves {
                 self.values = values
             }
         }
-        /// The frames decided, in order (frame `d` is `frames[d]`), and an open-addressing index over them:
-        /// each slot holds a frame's position or -1, found from the slot ``slot(of:mask:)`` names by
-        /// probing onwards. A cheap mix of three words instead of a dictionary's seeded hash: the session
-        /// looks a frame up at nearly every move the checker drives.
-        @usableFromInline var frames: [Key] = []
-        @usableFromInline var slots: [Int32] = Array(repeating: -1, count: 1 << 10)
+        /// The frames decided, by position (frame `d` has id `d`).
+        @usableFromInline var index = TripleIndex()
         /// Per frame: the bits (by emission index in its step) of the emissions offered and accepted, and where its row choices start.
         @usableFromInline var offered: [UInt64] = []
         @usableFromInline var accepted: [UInt64] = []
@@ -106,44 +102,16 @@ final class SessionMoves {
         /// The most frames kept before they are forgotten.
         static let capacity = 1 << 16
 
-        /// The first slot to probe for `key` among `mask + 1` slots.
-        @inlinable @inline(__always)
-        static func slot(of key: Key, mask: Int) -> Int {
-            var h = UInt64(truncatingIfNeeded: key.state) &* 0x9E37_79B9_7F4A_7C15
-            h = (h ^ key.keys) &* 0xBF58_476D_1CE4_E5B9
-            h = (h ^ key.values) &* 0x94D0_49BB_1331_11EB
-            return Int(truncatingIfNeeded: h ^ (h >> 31)) & mask
-        }
-
         /// The position of frame `key` among those decided, or `nil`.
         @usableFromInline
         func find(_ key: Key) -> Int32? {
-            let mask = slots.count - 1
-            var i = Self.slot(of: key, mask: mask)
-            while true {
-                let d = slots[i]
-                if d < 0 { return nil }
-                if frames[Int(d)] == key { return d }
-                i = (i + 1) & mask
-            }
+            index.find(UInt64(bitPattern: Int64(key.state)), key.keys, key.values)
         }
 
-        /// Records that frame `key` is decided at position `d` (the next one), growing the index to keep it at most half full.
+        /// Records that frame `key` is decided at position `d`, the next one (the index numbers frames in order).
         mutating func insert(_ key: Key, at d: Int32) {
-            frames.append(key)
-            if frames.count * 2 > slots.count {
-                slots = Array(repeating: -1, count: slots.count * 2)
-                let mask = slots.count - 1
-                for (position, frame) in frames.enumerated() { place(frame, at: Int32(position), mask: mask) }
-            } else {
-                place(key, at: d, mask: slots.count - 1)
-            }
-        }
-
-        private mutating func place(_ key: Key, at d: Int32, mask: Int) {
-            var i = Self.slot(of: key, mask: mask)
-            while slots[i] >= 0 { i = (i + 1) & mask }
-            slots[i] = d
+            assert(Int(d) == index.count, "frames are decided in order")
+            index.insert(UInt64(bitPattern: Int64(key.state)), key.keys, key.values)
         }
     }
 

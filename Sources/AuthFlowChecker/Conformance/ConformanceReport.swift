@@ -130,9 +130,16 @@ public enum ConformanceRenderer {
     static func swiftLiteral(_ path: [FuzzAction]) -> String {
         "[" + path.map { action in
             switch action {
-            case .back: return ".back"
-            case let .event(name, values?): return ".event(\(name.debugDescription), values: [\(values.map(\.debugDescription).joined(separator: ", "))])"
-            case let .event(name, nil): return ".event(\(name.debugDescription), values: nil)"
+            case .back, .undo: return ".back"
+            case let .event(name, values), let .reset(name, values):
+                let call = action.isReset ? ".reset" : ".event"
+                switch values {
+                case let .ordered(values): return "\(call)(\(name.debugDescription), values: [\(values.map(\.debugDescription).joined(separator: ", "))])"
+                case .simple: return "\(call)(\(name.debugDescription), values: nil)"
+                case let .named(pairs):
+                    return "\(call)(\(name.debugDescription), values: [" + pairs.sorted { $0.key < $1.key }
+                        .map { "\($0.key.debugDescription): \($0.value.debugDescription)" }.joined(separator: ", ") + "])"
+                }
             }
         }.joined(separator: ", ") + "]"
     }

@@ -41,7 +41,7 @@ extension FlowFuzzer {
                                                     : Lockstep.simpleValue(model.keys[key], step: i + 1))
                 }
             }
-            let (applicable, outcome) = lockstep.apply(.event(name, values: values))
+            let (applicable, outcome) = lockstep.apply(.event(name, values: .init(ordered: values)))
             // An event the spec refuses here is checked as a refusal by the searches; in a tour it means the tour is stale.
             guard applicable, lockstep.rowFired else {
                 return "\(step) is not a move of the spec from \(model.states[state]): regenerate the tests from the spec"

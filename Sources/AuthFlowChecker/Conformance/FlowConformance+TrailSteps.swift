@@ -1,35 +1,5 @@
 import AuthFlow
 
-/// One step of a trail as a test drives it: an event with the values it sends, a reset, or the user's back.
-///
-/// The steps `authcheck replay --format swift --adapter TYPE` writes, one test per trail, for
-/// ``FlowConformance/problem(trail:variant:site:)`` to drive the app through:
-///
-/// ```swift
-/// [.event("begin"), .event("submitEmail"), .event("accountFound"), .event("submitPassword"),
-///  .event("wrongPassword"), .back, .event("cancel"), .reset("signOut")]
-/// ```
-public enum TrailStep: Hashable, Sendable, CustomStringConvertible {
-    /// The user's action or the system's answer `name` (the spec says which, and the app gets it by `send` or `receive`),
-    /// sending `values` for the keys it adds: a valued key's value is the system's answer (its first value when not
-    /// given), any other key's is a simple one (`email-3`) when not given.
-    case event(String, values: [String: String] = [:])
-    /// The event `name`, whose row ends the run and starts the flow again at its root (a sign-out): the spec's move must be a reset.
-    case reset(String, values: [String: String] = [:])
-    /// The user's back: accepted where the spec allows it (restoring the frame below, server-side keys as they are), refused elsewhere.
-    case back
-
-    /// `back`, the event's name, or `name(key=value, …)`.
-    public var description: String {
-        switch self {
-        case .back: return "back"
-        case let .event(name, values), let .reset(name, values):
-            guard !values.isEmpty else { return name }
-            return name + "(" + values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")"
-        }
-    }
-}
-
 extension FlowConformance {
     /// Drives a fresh implementation through `trail` (a counterexample saved as a trail), checking it after every step; what went wrong, or nil.
     ///
@@ -84,16 +54,19 @@ extension FlowFuzzer {
             switch step {
             case .back:
                 if let found = problem(lockstep.apply(.back).outcome, at: label) { return found }
+            case .undo:
+                return "\(label): an undo is no step a user takes (write .back): record the trail again"
             case let .event(name, values), let .reset(name, values):
                 guard let event = model.event(named: name) else { return "\(label): the spec has no such event: record the trail again" }
                 let state = Int(lockstep.top.state)
-                let sent = model.emissions[state].first { $0.event == event }.map { emission in
+                let named = values.named
+                let sent = values.ordered ?? model.emissions[state].first { $0.event == event }.map { emission in
                     emission.outputKeys(keyCount: model.keys.count).map { key in
-                        values[model.keys[key]] ?? (model.layout.isValued(key) ? model.layout.domains[key][0]
+                        named[model.keys[key]] ?? (model.layout.isValued(key) ? model.layout.domains[key][0]
                                                     : Lockstep.simpleValue(model.keys[key], step: i + 1))
                     }
                 }
-                let (_, outcome) = lockstep.apply(.event(name, values: sent))
+                let (_, outcome) = lockstep.apply(.event(name, values: .init(ordered: sent)))
                 if let found = problem(outcome, at: label) { return found }
                 // A row that fired lands on a frame with no event only by a reset: the step must say which it is.
                 let resets = lockstep.rowFired && lockstep.top.event == nil

@@ -3,7 +3,7 @@ import AuthFlow
 /// How a trail ran on an implementation, step by step.
 public struct TrailReplay: Sendable {
     /// The frame after each step taken, the initial frame first (secrets redacted).
-    public var steps: [PathStep]
+    public var steps: FlowPath
     /// Whether the trail's violation happened again.
     public var reproduced: Bool
     /// Whether every step followed the trail and the violation did not happen.

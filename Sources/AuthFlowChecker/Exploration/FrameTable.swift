@@ -122,7 +122,7 @@ struct FrameTable {
     private(set) var checks: [Check] = []
     /// The indices (in ``RuleCheck``) of the rules each decided configuration breaks, one configuration after another.
     private(set) var brokenRules: [Int32] = []
-    private var index: [Configuration: Int32] = [:]
+    private var index = ConfigurationIndex()
     /// The buffer the semantics fills, reused.
     private var successors: [FlowModel.Successor] = []
     /// Per state: the event of each emission, in declaration order.
@@ -197,14 +197,13 @@ struct FrameTable {
         moves.removeAll(keepingCapacity: true)
         checks.removeAll(keepingCapacity: true)
         brokenRules.removeAll(keepingCapacity: true)
-        index.removeAll(keepingCapacity: true)
+        index.removeAll()
     }
 
     /// The id of `configuration`, given now if it has none.
     mutating func intern(_ configuration: Configuration) -> Int32 {
         if let id = index[configuration] { return id }
-        let id = Int32(entries.count)
-        index[configuration] = id
+        let id = index.append(configuration)
         entries.append(Entry(state: configuration.state, keys: configuration.keys, values: configuration.values,
                              data: dataBits(keys: configuration.keys, values: configuration.values)))
         return id

@@ -114,7 +114,7 @@ extension Walk {
     }
 
     /// The back step of a counterexample that ends with the user's back landing on node `index` (server-side data the top's).
-    func backStep(landing index: Int, event: String = "back") -> PathStep {
+    func backStep(landing index: Int, step: FlowPath.Step = .back) -> PathStep {
         let landing = backLanding(takes: nodes.count - 1 - index).entry
         var values: [String: String] = [:]
         for k in 0..<model.keys.count where configBits & (1 << UInt64(k)) == 0 {
@@ -128,7 +128,7 @@ extension Walk {
                 values[model.keys[k]] = shown
             }
         }
-        return PathStep(event: event, state: model.states[Int(landing.state)], data: model.keys.filter { values[$0] != nil }, values: values)
+        return PathStep(step: step, state: model.states[Int(landing.state)], data: model.keys.filter { values[$0] != nil }, values: values)
     }
 }
 

@@ -690,28 +690,28 @@ struct Walk<Driver: FlowDriver> {
         var order = [Int32(nodes.count - 1) + (trigger?.steps ?? 0), Int32(variant)]
         for node in nodes.dropFirst() { order.append(node.via) }
         if let existing = sites[site], !order.lexicographicallyPrecedes(existing.order) { return }
-        func step(_ event: String?, at i: Int) -> PathStep {
+        func step(_ step: FlowPath.Step?, at i: Int) -> PathStep {
             // Counters are always defined: the data shows them with the present keys (config is the variant's).
             let values = shownValues(at: i)
-            return PathStep(event: event, state: model.states[Int(entry(at: i).state)],
+            return PathStep(step: step, state: model.states[Int(entry(at: i).state)],
                             data: model.keys.filter { values[$0] != nil }, values: values)
         }
-        var path = nodes.indices.map { i in step(nodes[i].event < 0 ? nil : model.events[Int(nodes[i].event)], at: i) }
+        var path = nodes.indices.map { i in step(nodes[i].event < 0 ? nil : .event(model.events[Int(nodes[i].event)]), at: i) }
         switch trigger {
         case .undo?:
             let userBack = readsInternals ? entry(at: nodes.count - 1).facts.contains(.backAllowed) : undoIsAppBack(entry(at: nodes.count - 1))
-            path.append(step(userBack ? "back" : "undo", at: nodes.count - 2))
+            path.append(step(userBack ? .back : .undo, at: nodes.count - 2))
         case let .back(landing)?: path.append(backStep(landing: Int(landing)))
         case let .backThen(landing, event)?:
             path.append(backStep(landing: Int(landing)))
-            path.append(backStep(landing: Int(landing), event: model.events[Int(event)]))
-        case .forbiddenBack?: path.append(step("back", at: nodes.count - 1))
-        case let .event(sent)?: path.append(step(model.events[Int(sent)], at: nodes.count - 1))
+            path.append(backStep(landing: Int(landing), step: .event(model.events[Int(event)])))
+        case .forbiddenBack?: path.append(step(.back, at: nodes.count - 1))
+        case let .event(sent)?: path.append(step(.event(model.events[Int(sent)]), at: nodes.count - 1))
         case nil: break
         }
         // The variant is the violation's own field, not part of its message: the checker's words for the same frame.
         sites[site] = FoundViolation(order: order, violation: Violation(
-            property: site.property, state: state, event: site.event, message: message(model), path: path, mismatch: mismatch,
+            property: site.property, state: state, event: site.event, message: message(model), path: FlowPath(path), mismatch: mismatch,
             variant: model.format >= 2 ? model.variants[variant] : nil))
     }
 

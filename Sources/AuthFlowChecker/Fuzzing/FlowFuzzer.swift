@@ -134,12 +134,12 @@ public struct FlowFuzzer {
                 } else {
                     // A valued key takes one of its values (the system's answer); a presence key what a user might type.
                     let emission = emissions[chosen]
-                    action = .event(model.events[emission.event.index], values: emission.outputKeys(keyCount: model.keys.count).map { key in
+                    action = .event(model.events[emission.event.index], values: .ordered(emission.outputKeys(keyCount: model.keys.count).map { key in
                         let domain = model.layout.domains[key]
                         // Only the answers the emission lists for the key (its whole domain unless it lists some).
                         let choices = emission.addValued.firstIndex(of: key).map { emission.addChoices[$0] } ?? Array(domain.indices)
                         return choices.isEmpty ? Self.randomValue(for: model.keys[key], using: &rng) : domain[choices[Int(rng.draw(below: UInt64(choices.count)))]]
-                    })
+                    }))
                     coverage.tried(state: state, event: Int(emission.event.rawValue))
                 }
                 outcome = lockstep.apply(action).outcome
@@ -189,7 +189,7 @@ public struct FlowFuzzer {
     /// An event the step of `state` does not emit, drawn at random (an app's table must refuse it).
     func unemittedAction(_ state: Int, using rng: inout SeededGenerator) -> FuzzAction {
         let others = unemitted[state]
-        return .event(model.events[Int(others[Int(rng.draw(below: UInt64(others.count)))])], values: nil)
+        return .event(model.events[Int(others[Int(rng.draw(below: UInt64(others.count)))])])
     }
 
     /// Replays `path` from the root; returns the first violation, or nil when the path is clean or not applicable.

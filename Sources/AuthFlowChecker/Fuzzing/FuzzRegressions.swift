@@ -147,7 +147,7 @@ package enum FuzzRegressions {
             case .string("back"):
                 actions.append(.back)
             case let .string(event):
-                actions.append(.event(event, values: nil))
+                actions.append(.event(event))
             case .object:
                 guard case let .string(event)? = step["event"]?.value else {
                     throw RegressionFileError(file: path, line: number, message: "a step object needs an \"event\" string")
@@ -162,7 +162,7 @@ package enum FuzzRegressions {
                     }
                     chosen[chosen.count - 1] = strings
                 }
-                actions.append(.event(event, values: values))
+                actions.append(.event(event, values: .init(ordered: values)))
             default:
                 throw RegressionFileError(file: path, line: number, message: "a step is an event name, \"back\", or {\"event\", \"values\", \"chosen\"}")
             }
@@ -228,13 +228,14 @@ package enum FuzzRegressions {
             .object(JSONObject(strings.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) }))
         }
         let steps: [JSON] = entry.actions.enumerated().map { i, action in
-            if case let .event(name, nil) = action, let picked = entry.chosen?[i], !picked.isEmpty {
+            if case let .event(name, .simple) = action, let picked = entry.chosen?[i], !picked.isEmpty {
                 return .object(JSONObject([("event", .string(name)), ("chosen", object(picked))]))
             }
             switch action {
             case .back: return .string("back")
-            case let .event(name, nil): return .string(name)
-            case let .event(name, values?):
+            case .undo: return .string("undo")
+            case let .event(name, values), let .reset(name, values):
+                guard let values = values.ordered else { return .string(name) }
                 let event = model.event(named: name)
                 let keys = model.moves.lazy.flatMap { $0 }.first { $0.event == event }?.addedKeys ?? []
                 if keys.contains(where: model.secrets.contains) { return .string(name) }

@@ -15,7 +15,7 @@ extension Lockstep {
             actions.append(action)
             let step = actions.count
             let accepted = driver.send(event) { .string(Self.simpleValue(model.keys[$0.index], step: step)) }
-            steps.append(pathStep(event: name))
+            steps.append(pathStep(.event(name)))
             return (true, refusal(of: name, accepted: accepted))
         }
         let emission = model.emissions[state][index]
@@ -35,7 +35,7 @@ extension Lockstep {
         let inDomain = emission.branch(values: indices) != nil
         let from = top
         guard inDomain, model.offers(emission, state: state, keys: from.keys, values: from.packed) else {
-            steps.append(pathStep(event: name))
+            steps.append(pathStep(.event(name)))
             return (true, refusal(of: name, accepted: accepted))
         }
         // The model's move for the branch the values name: the one semantics decides where it leads.
@@ -43,7 +43,7 @@ extension Lockstep {
         let move = model.move(state: state, emission: index, branch: branch, keys: from.keys, values: from.packed)
         switch move.outcome {
         case .illegal:
-            steps.append(pathStep(event: name))
+            steps.append(pathStep(.event(name)))
             return (true, refusal(of: name, accepted: accepted))
         case let .reset(rootKeys, rootValues):
             // The variant's root, with the presence keys the row keeps holding what the app held (or sent now).
@@ -70,7 +70,7 @@ extension Lockstep {
             target = to
         }
         rowFired = true
-        steps.append(pathStep(event: name))
+        steps.append(pathStep(.event(name)))
         if !accepted {
             let resets = frames.count == 1 && target == model.initial
             return (true, violation(.divergence, state: from.state, event: name,
@@ -106,7 +106,7 @@ extension Lockstep {
     ///
     /// Config keys are left out of both, as the complete checker's paths leave them out: they never change
     /// along a path, and the violation names its variant.
-    func framePathStep(event: String?) -> PathStep {
+    func framePathStep(_ step: FlowPath.Step?) -> PathStep {
         var values: [String: String] = [:]
         var data: [String] = []
         for k in model.keys.indices where configBits & (1 << UInt64(k)) == 0 {
@@ -116,7 +116,7 @@ extension Lockstep {
             values[name] = model.secrets.contains(KeyID(Int32(k))) ? FlowReport.redacted
                 : shown == "present" ? (expected[k] ?? "?") : shown
         }
-        return PathStep(event: event, state: model.states[Int(top.state)], data: data, values: values)
+        return PathStep(step: step, state: model.states[Int(top.state)], data: data, values: values)
     }
 
     /// The spec sites of the top frame, as the complete checker decides them for its configuration.

@@ -31,7 +31,7 @@ struct Lockstep {
     var subject: String { traits.subject }
     var frames: [Frame] = []
     var expected: [Int: String] = [:]
-    var steps: [PathStep] = []
+    var steps: FlowPath = []
     var actions: [FuzzAction] = []
     /// The sites already reported in this run (spec properties are reported once per site).
     var seen: Set<Site> = []
@@ -75,7 +75,7 @@ struct Lockstep {
         expected = [:]
         actions = []
         steps = []
-        steps = [pathStep(event: nil)]
+        steps = [pathStep(nil)]
         seen = []
         return check(after: nil)
     }
@@ -90,7 +90,7 @@ struct Lockstep {
             // Back where the spec forbids it must be refused and change nothing.
             actions.append(action)
             let accepted = driver.back()
-            steps.append(pathStep(event: "back"))
+            steps.append(pathStep(.back))
             let name = model.states[Int(top.state)]
             if accepted {
                 return (true, violation(.divergence, state: top.state, event: nil,
@@ -119,7 +119,7 @@ struct Lockstep {
             for key in set.keys where !layout.isServer[key] {
                 expected[key] = frames.reversed().lazy.compactMap { $0.values[key] }.first
             }
-            steps.append(pathStep(event: "back"))
+            steps.append(pathStep(.back))
             if !accepted {
                 return (true, violation(.undoMismatch, state: popped.state, event: popped.event,
                                         "back from \(model.states[Int(popped.state)]) was refused by \(subject), which the spec allows"))
@@ -129,9 +129,24 @@ struct Lockstep {
                                         "after back from \(model.states[Int(popped.state)]), \(found.summary(subject: subject))", mismatch: found))
             }
             return (true, check(after: "back"))
-        case let .event(name, values):
+        case let .event(name, values), let .reset(name, values):
             guard let event = model.event(named: name) else { return (false, nil) }
-            return applyByFrame(action, event: event, name: name, values: values)
+            switch values {
+            case .simple: return applyByFrame(action, event: event, name: name, values: nil)
+            case let .ordered(values): return applyByFrame(action, event: event, name: name, values: values)
+            case .named: return applyByFrame(action, event: event, name: name, values: ordered(values.named, for: event))
+            }
+        case .undo:
+            return (false, nil)   // the app's own undo: no step a user takes
+        }
+    }
+
+    /// `named` in the contract order of `event`'s emission here: a key not named its first value (valued) or a simple one.
+    func ordered(_ named: [String: String], for event: EventID) -> [String]? {
+        guard !frames.isEmpty, let emission = model.emissions[Int(top.state)].first(where: { $0.event == event }) else { return nil }
+        let layout = model.layout
+        return emission.outputKeys(keyCount: model.keys.count).map { key in
+            named[model.keys[key]] ?? (layout.isValued(key) ? layout.domains[key][0] : Self.simpleValue(model.keys[key], step: actions.count + 1))
         }
     }
 
@@ -148,7 +163,7 @@ struct Lockstep {
         return nil
     }
 
-    func pathStep(event: String?) -> PathStep { framePathStep(event: event) }
+    func pathStep(_ step: FlowPath.Step?) -> PathStep { framePathStep(step) }
 
     /// Every difference between the runtime and the model's top frame, or nil.
     func mismatch() -> FrameMismatch? { frameMismatch() }

@@ -56,7 +56,7 @@ package struct ConfigurationGraph: Sendable {
     /// The limit that stopped the search, if one did.
     package let stoppedBy: StopReason?
     /// Each configuration's index.
-    let index: [Configuration: Int32]
+    let index: ConfigurationIndex
     /// Per configuration: the steps of its shortest path, pushes, replaces, resets and backs alike.
     let depth: [Int32]
     /// Section 5, a flow with server-side keys: the search over backs (``BackReach``) and each configuration's index in
@@ -89,7 +89,7 @@ package struct ConfigurationGraph: Sendable {
             for (i, row) in model.rows.enumerated() where rowOf[row.from.index][row.event] == nil { rowOf[row.from.index][row.event] = Int32(i) }
         }
 
-        var index: [Configuration: Int32] = [:]
+        var index = ConfigurationIndex()
         var configurations: [Configuration] = []
         var parent: [Int32] = []
         var via: [Int32] = []
@@ -103,8 +103,7 @@ package struct ConfigurationGraph: Sendable {
         var distance: [Int32] = []
 
         func discover(_ configuration: Configuration, from parentIndex: Int32, event: Int32) -> Int32 {
-            let position = Int32(configurations.count)
-            index[configuration] = position
+            let position = index.append(configuration)
             configurations.append(configuration)
             distance.append(parentIndex < 0 ? 0 : distance[Int(parentIndex)] + 1)
             parent.append(parentIndex)
@@ -214,14 +213,14 @@ package struct ConfigurationGraph: Sendable {
         var position = [Int32](repeating: -1, count: reach.configurations.count)
         for (i, c) in order.enumerated() { position[Int(c)] = Int32(i) }
         var configurations: [Configuration] = [], parent: [Int32] = [], via: [Int32] = [], depth: [Int32] = []
-        var index: [Configuration: Int32] = [:]
+        var index = ConfigurationIndex()
         var firstOfState = [Int32](repeating: -1, count: model.stateCount)
         var firstUnmet = [Int32](repeating: -1, count: model.stateCount)
         var edgeStart: [Int] = [], edgeTarget: [Int32] = [], edgeRow: [Int32] = []
         for (i, c) in order.enumerated() {
             let configuration = reach.configurations[Int(c)]
             configurations.append(configuration)
-            index[configuration] = Int32(i)
+            index.append(configuration)
             depth.append(reach.length[Int(c)])
             switch reach.derivation[Int(c)] {
             case .start:
@@ -257,7 +256,7 @@ package struct ConfigurationGraph: Sendable {
     /// Every field, as the two searches above find them.
     private init(model: FlowModel, configurations: [Configuration], parent: [Int32], via: [Int32],
                  edges: (start: [Int], target: [Int32], row: [Int32]), firstOfState: [Int32], firstUnmet: [Int32],
-                 stoppedBy: StopReason?, index: [Configuration: Int32], depth: [Int32], backReach: BackReach?, reachIndex: [Int32], reachPosition: [Int32]) {
+                 stoppedBy: StopReason?, index: ConfigurationIndex, depth: [Int32], backReach: BackReach?, reachIndex: [Int32], reachPosition: [Int32]) {
         self.model = model
         self.configurations = configurations
         self.parent = parent
@@ -319,9 +318,9 @@ package struct ConfigurationGraph: Sendable {
     /// The edges of configuration `i`, as indices into ``edgeTarget`` and ``edgeRow``.
     func edges(of i: Int) -> Range<Int> { edgeStart[i]..<edgeStart[i + 1] }
 
-    /// The events of the shortest path from its variant's root to configuration `position`.
-    func events(to position: Int32) -> [String] {
-        steps(to: position).map { $0.event < 0 ? "back" : model.events[Int($0.event)] }
+    /// The steps of the shortest path from its variant's root to configuration `position`.
+    func events(to position: Int32) -> [FlowPath.Step] {
+        steps(to: position).map { $0.event < 0 ? .back : .event(model.events[Int($0.event)]) }
     }
 
     /// The configurations of `state` in breadth-first order, at most `limit` of them.
@@ -383,11 +382,11 @@ package struct ConfigurationGraph: Sendable {
     /// Each step's data lists the keys present and the counters (always defined), in declaration
     /// order; a flow with valued keys or counters also gives each one's value (secrets redacted).
     /// Config keys are left out: they never change along a path, and the violation names its variant.
-    func path(to position: Int32) -> [PathStep] {
+    func path(to position: Int32) -> FlowPath {
         var root = position
         while parent[Int(root)] >= 0 { root = parent[Int(root)] }
         let chain = [(event: Int32(-1), configuration: root)] + steps(to: position)
-        return chain.enumerated().map { step, element in
+        return FlowPath(chain.enumerated().map { step, element in
             let at = element.configuration
             let configuration = configurations[Int(at)]
             let event = step == 0 ? -1 : element.event
@@ -403,8 +402,8 @@ package struct ConfigurationGraph: Sendable {
                     if let value = entry.value { values?[entry.key] = value }
                 }
             }
-            return PathStep(event: step == 0 ? nil : event < 0 ? "back" : model.events[Int(event)],
+            return PathStep(step: step == 0 ? nil : event < 0 ? .back : .event(model.events[Int(event)]),
                             state: model.states[Int(configuration.state)], data: data, values: values)
-        }
+        })
     }
 }

@@ -23,21 +23,12 @@ public enum CoverTarget: String, CaseIterable, Sendable {
 /// cover.length >= cover.lowerBound   // total steps against the bound
 /// ```
 public struct CoveringPaths: Sendable {
-    /// One path: the events from the start and the state after each.
-    public struct Path: Hashable, Sendable {
-        public var events: [String]
-        public var states: [String]
-        /// The data keys after each step (an `authflow/2` flow's counters too; config keys never).
-        public var data: [[String]]
-        /// The `authflow/2` variant the path runs in: its config values (empty for a flow without `config`).
-        public var variant: [FlowSpec.KeyValue] = []
-        /// For each step, the value each valued key the step adds takes (the system's answer), in the
-        /// emission's order; empty for a step that adds none and for every step of a flow whose moves the state alone decides.
-        public var chosen: [[FlowSpec.KeyValue]] = []
-        /// For a flow whose moves depend on its data: the value of each valued key and counter after each step
-        /// (secrets `<redacted>`, config keys left out); `nil` otherwise.
-        public var values: [[String: String]]?
-    }
+    /// One path: the initial frame, then each step (an event with the values its valued keys take) and the frame after it.
+    ///
+    /// Its ``FlowPath/variant`` is the `authflow/2` variant it runs in (empty without `config`); each step's values
+    /// (``FlowPath/chosen``) are the value each valued key the step adds takes, in the emission's order (none for a flow
+    /// whose moves the state alone decides); the frames carry values (``FlowPath/values``) for a flow whose moves depend on its data.
+    public typealias Path = FlowPath
 
     /// The paths, in the order the tour takes them (an `authflow/2` flow's variants in order, each with its own tour).
     public var paths: [Path]
@@ -49,7 +40,7 @@ public struct CoveringPaths: Sendable {
     /// (for states and configurations, each variant's start is covered without a step).
     public var lowerBound: Int
     /// The total number of steps.
-    public var length: Int { paths.reduce(0) { $0 + $1.events.count } }
+    public var length: Int { paths.reduce(0) { $0 + max(0, $1.count - 1) } }
     /// Whether the paths say each step's values and their variant (``Path/chosen``, ``Path/values``): the flow's moves depend on its data.
     public var carriesValues: Bool
     /// The items the paths take, summed over the variants: ``reachable`` unless a limit stopped the tour.
@@ -212,19 +203,30 @@ public struct CoveringPaths: Sendable {
             }
 
             let variant = carriesValues && model.variants.indices.contains(root) ? model.variants[root] : []
-            let empty = Path(events: [], states: [], data: [], variant: variant, chosen: [], values: carriesValues ? [] : nil)
+            /// The frame of configuration `c`, reached by `step`: with its values when the flow's moves depend on its data.
+            func frame(_ c: Int, by step: FlowPath.Step?) -> FlowPath.Frame {
+                let child = graph.configurations[c]
+                guard carriesValues else {
+                    return FlowPath.Frame(step: step, state: model.states[Int(child.state)], data: model.names(of: KeySet(bits: child.keys)))
+                }
+                let entries = graph.dataEntries(keys: child.keys & ~configBits, values: child.values)
+                var values: [String: String] = [:]
+                for entry in entries { if let value = entry.value { values[entry.key] = value } }
+                return FlowPath.Frame(step: step, state: model.states[Int(child.state)], data: entries.map(\.key), values: values)
+            }
+            let empty = FlowPath([frame(root, by: nil)], variant: variant)
             var current = root
             var path = empty
             while covered.count < reachable.count {
                 guard let steps = nearest(from: current) else {
                     // Nothing new from here: end this path and start over, unless the start is stuck too (or time is up).
-                    if path.events.isEmpty || timedOut { break }
+                    if path.count <= 1 || timedOut { break }
                     paths.append(path)
                     path = empty
                     current = root
                     continue
                 }
-                if current != root, !path.events.isEmpty, steps.dropLast().contains(where: { moves[$0.from][$0.move].resets }) {
+                if current != root, path.count > 1, steps.dropLast().contains(where: { moves[$0.from][$0.move].resets }) {
                     // The way on starts the flow again: a fresh session is as good, so the path ends here.
                     paths.append(path)
                     path = empty
@@ -234,25 +236,16 @@ public struct CoveringPaths: Sendable {
                 for (position, step) in steps.enumerated() {
                     let move = moves[step.from][step.move]
                     covered.insert(item(of: move))
-                    let child = graph.configurations[Int(move.child)]
-                    path.events.append(model.events[Int(move.event)])
-                    path.states.append(model.states[Int(child.state)])
+                    var chosen: [FlowSpec.KeyValue] = []
                     if carriesValues {
                         let from = graph.configurations[step.from]
                         let emission = model.emissions[Int(from.state)][Int(move.emission)]
-                        path.chosen.append(emission.addValued.map { k in
+                        chosen = emission.addValued.map { k in
                             FlowSpec.KeyValue(model.keys[k], secrets.contains(KeyID(Int32(k))) ? FlowReport.redacted
                                               : layout.domains[k][layout.field(k, in: move.effectValues)])
-                        })
-                        let entries = graph.dataEntries(keys: child.keys & ~configBits, values: child.values)
-                        path.data.append(entries.map(\.key))
-                        var values: [String: String] = [:]
-                        for entry in entries { if let value = entry.value { values[entry.key] = value } }
-                        path.values?.append(values)
-                    } else {
-                        path.data.append(model.names(of: KeySet(bits: child.keys)))
-                        path.chosen.append([])
+                        }
                     }
+                    path.append(frame(Int(move.child), by: .event(model.events[Int(move.event)], values: .init(pairs: chosen))))
                     current = Int(move.child)
                     if move.resets && (Int(move.child) == root || position == steps.count - 1) {
                         // A reset ends the path: what follows is a path of its own, as a tester would write it, not the
@@ -265,7 +258,7 @@ public struct CoveringPaths: Sendable {
                     }
                 }
             }
-            if !path.events.isEmpty { paths.append(path) }
+            if path.count > 1 { paths.append(path) }
             coveredCount += covered.count
             if timedOut { break }
         }

@@ -6,7 +6,7 @@ extension FlowTrail {
         /// One typed step per action of the trail: an event with the values it sends, a reset, or back.
         package var steps: [TrailStep]
         /// The spec's frame after each step, the initial frame first (fewer when a step could not be taken on the spec).
-        package var frames: [PathStep]
+        package var frames: FlowPath
         /// The variant the trail runs in (an index of ``FlowModel/variantNames``).
         package var variant: Int
         /// The indices of the steps the spec refuses where they are sent (the app must refuse them too, changing nothing).
@@ -28,7 +28,7 @@ extension FlowTrail {
         var steps: [TrailStep] = []
         var refused: Set<Int> = []
         for (i, action) in entry.actions.enumerated() {
-            guard case let .event(name, given) = action else {
+            guard let name = action.event, case let .event(_, values: stepValues) = action else {
                 steps.append(.back)
                 if !lockstep.frames.isEmpty {
                     if !lockstep.backAllowed { refused.insert(i) }
@@ -38,20 +38,20 @@ extension FlowTrail {
             }
             var values = (entry.chosen?.indices.contains(i) ?? false) ? entry.chosen?[i] ?? [:] : [:]
             guard !lockstep.frames.isEmpty, let event = model.event(named: name) else {
-                steps.append(.event(name, values: values))
+                steps.append(.event(name, values: .init(named: values)))
                 continue
             }
             let emission = model.emissions[Int(lockstep.top.state)].first { $0.event == event }
             // Values the entry spells out (a regressions file's), by the keys the event adds here.
-            if let given, let keys = emission?.outputKeys(keyCount: model.keys.count), keys.count == given.count {
+            if let given = stepValues.ordered, let keys = emission?.outputKeys(keyCount: model.keys.count), keys.count == given.count {
                 for (key, value) in zip(keys, given) where !secrets.contains(model.keys[key]) { values[model.keys[key]] = value }
             }
-            let sent = (try? resolved(.event(name, values: nil), chosen: values.filter { key, _ in
+            let sent = (try? resolved(.event(name), chosen: values.filter { key, _ in
                 model.key(named: key).map { model.layout.isValued($0.index) } ?? false
             }, step: i + 1, lockstep: lockstep).get()) ?? action
             _ = lockstep.apply(sent)
             if !lockstep.rowFired { refused.insert(i) }
-            steps.append(lockstep.rowFired && lockstep.top.event == nil ? .reset(name, values: values) : .event(name, values: values))
+            steps.append(lockstep.rowFired && lockstep.top.event == nil ? .reset(name, values: .init(named: values)) : .event(name, values: .init(named: values)))
         }
         return TestSteps(steps: steps, frames: lockstep.steps, variant: variant, refused: refused)
     }

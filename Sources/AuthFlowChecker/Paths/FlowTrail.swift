@@ -29,7 +29,7 @@ package enum FlowTrail {
     /// One trail run: the frames reached and how it ended.
     package struct Replay: Sendable {
         /// The frame after each step taken, the initial frame first (values as the runtime holds them; secrets redacted).
-        package var steps: [PathStep]
+        package var steps: FlowPath
         /// How it ended.
         package var ending: Ending
         /// The violation that ended it, when it was reproduced or the runtime diverged from the spec.
@@ -51,9 +51,7 @@ package enum FlowTrail {
     /// The trail of `violation`, asking `driver` only what `traits` allow.
     static func entry(for violation: Violation, model: FlowModel, driver: any FlowDriver,
                       traits: DriverTraits, analysis: FlowAnalysis? = nil) -> FuzzRegressions.Entry {
-        let actions = violation.path.dropFirst().map { step -> FuzzAction in
-            step.event == "back" ? .back : .event(step.event ?? "", values: nil)
-        }
+        let actions = violation.path.dropFirst().map { $0.step ?? .event("") }
         var variant = [String: String]()
         for value in violation.variant ?? [] { variant[value.key] = value.value }
         let chosen = choices(along: violation.path, model: model, variant: variantIndex(variant, model: model) ?? 0)
@@ -84,7 +82,7 @@ package enum FlowTrail {
     /// - Returns: an error naming a key the step does not add or a value outside its key's values.
     static func resolved(_ action: FuzzAction, chosen: [String: String], step: Int, lockstep: Lockstep) -> Result<FuzzAction, ChoiceError> {
         let model = lockstep.model
-        guard !chosen.isEmpty, case let .event(name, nil) = action, !lockstep.frames.isEmpty,
+        guard !chosen.isEmpty, case let .event(name, .simple) = action, !lockstep.frames.isEmpty,
               let event = model.event(named: name),
               let emission = model.emissions[Int(lockstep.top.state)].first(where: { $0.event == event }) else { return .success(action) }
         let layout = model.layout
@@ -96,9 +94,9 @@ package enum FlowTrail {
                 return .failure(ChoiceError(reason: "the trail chooses \(key)=\(value), which is not one of its values (\(layout.domains[k].joined(separator: ", ")))"))
             }
         }
-        return .success(.event(name, values: emission.outputKeys(keyCount: model.keys.count).map { k in
+        return .success(.event(name, values: .ordered(emission.outputKeys(keyCount: model.keys.count).map { k in
             layout.isValued(k) ? chosen[model.keys[k]] ?? layout.domains[k][0] : Lockstep.simpleValue(model.keys[k], step: step)
-        }))
+        })))
     }
 
     /// For a flow whose moves depend on its data, every configuration's moves, so a run checks `deadlock` and `no-exit` per frame:
@@ -114,17 +112,16 @@ package enum FlowTrail {
     /// ``Ending/diverged(step:)`` where it does not.
     package static func entry(for path: CoveringPaths.Path, model: FlowModel) -> FuzzRegressions.Entry {
         var variant: [String: String] = [:]
-        for value in path.variant { variant[value.key] = value.value }
+        for value in path.variant ?? [] { variant[value.key] = value.value }
         let chosen = path.chosen.map { pairs in
             var picked: [String: String] = [:]
             for pair in pairs where pair.value != FlowReport.redacted { picked[pair.key] = pair.value }
             return picked
         }
-        let after = path.states.indices.map { i in
-            FuzzRegressions.Frame(state: path.states[i], keys: path.data[i],
-                                  values: (path.values?[i] ?? [:]).filter { $0.value != FlowReport.redacted })
+        let after = path.frames.dropFirst().map { frame in
+            FuzzRegressions.Frame(state: frame.state, keys: frame.data, values: (frame.values ?? [:]).filter { $0.value != FlowReport.redacted })
         }
-        return FuzzRegressions.Entry(line: 1, spec: model.name, table: model.tableHash, actions: path.events.map { .event($0, values: nil) },
+        return FuzzRegressions.Entry(line: 1, spec: model.name, table: model.tableHash, actions: path.steps.map { .event($0.event ?? "") },
                                      site: nil, variant: variant, after: after, chosen: chosen.contains { !$0.isEmpty } ? chosen : nil)
     }
 
@@ -143,7 +140,7 @@ package enum FlowTrail {
     /// event that reaches the state and the values the step shows is the one taken (the first such,
     /// or the first move when none matches); a back pops the frame.
     /// - Complexity: O(path length · moves per frame).
-    static func choices(along path: [PathStep], model: FlowModel, variant: Int) -> [[String: String]] {
+    static func choices(along path: FlowPath, model: FlowModel, variant: Int) -> [[String: String]] {
         let layout = model.layout
         let root = model.roots[variant]
         var frames: [(state: Int, keys: UInt64, values: UInt64)] = [(model.initial.index, root.keys, root.values)]
@@ -163,14 +160,14 @@ package enum FlowTrail {
             return true
         }
         for step in path.dropFirst() {
-            guard step.event != "back" else {
+            guard step.step?.isBack != true else {
                 if frames.count > 1 { frames.removeLast() }
                 chosen.append([:])
                 continue
             }
             let top = frames[frames.count - 1]
             model.successors(state: top.state, keys: top.keys, values: top.values, into: &successors)
-            let moves = successors.filter { model.events[$0.event.index] == step.event && landing($0) != nil }
+            let moves = successors.filter { model.events[$0.event.index] == step.step?.event && landing($0) != nil }
             guard let taken = moves.first(where: { shows(step, landing($0)!) }) ?? moves.first, let to = landing(taken) else {
                 chosen.append([:])   // an event the flow refuses here: nothing is added
                 continue

@@ -73,7 +73,7 @@ extension CounterexampleRenderer {
     ///   - refused: an illegal transition's event, shown as a marked step of its own after the path, from `refusedFrom`.
     ///   - property: the property the marker names.
     /// - Parameter marked: whether the last step broke `property` (`✗` and `← property`); a replay that ended fixed is not.
-    package static func stepLines(_ path: [PathStep], refused: String?, refusedFrom: String, property: String,
+    package static func stepLines(_ path: FlowPath, refused: String?, refusedFrom: String, property: String,
                                   secrets: Set<String>, style: TextStyle, marked: Bool = true) -> [String] {
         guard !path.isEmpty else { return [] }
         let start = "(start)"

@@ -117,7 +117,7 @@ package struct Finding: Hashable, Sendable {
         if violation.property.isUserDefined {
             // The row whose move broke the rule: the last step of its path, where a person changes the flow; a rule
             // broken at the start (or on a frame back returned to) is placed at its own entry in `properties`.
-            if violation.path.count >= 2, let last = violation.path.last, let event = last.event, event != "back",
+            if violation.path.count >= 2, let last = violation.path.last, let event = last.step?.event,
                let row = model.location(ofRowFrom: violation.path[violation.path.count - 2].state, on: event, to: last.state) {
                 return row
             }

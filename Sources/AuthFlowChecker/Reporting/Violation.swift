@@ -10,13 +10,16 @@ public struct Violation: Hashable, Sendable {
     public var event: String?
     /// Why it is a violation, in words.
     public var message: String
-    /// The path from the initial frame; its length is `path.count - 1` events.
-    public var path: [PathStep]
+    /// The path from the initial frame, with its variant; its length is `path.count - 1` steps.
+    public var path: FlowPath
     /// For a runtime that is not where the spec says after the last step: the expected and the actual frame.
     public var mismatch: FrameMismatch?
     /// The variant the path ran in: an `authflow/2` flow's config values, keys in declaration order
-    /// (empty when it has no `config`); `nil` for an `authflow/1` flow.
-    public var variant: [FlowSpec.KeyValue]?
+    /// (empty when it has no `config`); `nil` for an `authflow/1` flow. The path's own (``FlowPath/variant``).
+    public var variant: [FlowSpec.KeyValue]? {
+        get { path.variant }
+        set { path.variant = newValue }
+    }
     /// For a violated `reachable` property, which no one path shows: each variant in which no reachable
     /// configuration satisfies it (an empty list of values for a flow without `config`); `nil` otherwise.
     public var unsatisfiedIn: [[FlowSpec.KeyValue]]?
@@ -27,7 +30,7 @@ public struct Violation: Hashable, Sendable {
     /// paths, and its memory, would grow with the square of the states.
     public var cutLength: Int?
 
-    public init(property: Property, state: String?, event: String? = nil, message: String, path: [PathStep],
+    public init(property: Property, state: String?, event: String? = nil, message: String, path: FlowPath,
                 mismatch: FrameMismatch? = nil, variant: [FlowSpec.KeyValue]? = nil) {
         self.property = property
         self.state = state
@@ -35,7 +38,7 @@ public struct Violation: Hashable, Sendable {
         self.message = message
         self.path = path
         self.mismatch = mismatch
-        self.variant = variant
+        self.path.variant = variant ?? path.variant
     }
 
     /// Where it is violated, in words: `password on resend`, `password`, or for a violated `reachable`

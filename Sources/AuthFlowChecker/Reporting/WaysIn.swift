@@ -12,7 +12,7 @@ public struct WayIn: Hashable, Sendable {
     /// The variant's config values; `nil` for a flow without `config`.
     public var variant: [FlowSpec.KeyValue]?
     /// That shortest path, one step per frame; empty when left out to keep the report bounded.
-    public var path: [PathStep] = []
+    public var path: FlowPath = []
     /// The variant's index (its order), for sorting.
     var variantIndex: Int
     /// The configuration the path leads to.

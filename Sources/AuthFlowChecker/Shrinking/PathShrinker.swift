@@ -86,9 +86,9 @@ struct PathShrinker {
             }
             // Simplify values.
             for j in best.actions.indices {
-                if case let .event(name, _?) = best.actions[j] {
+                if case let .event(name, values) = best.actions[j], values != .simple {
                     var candidate = best.actions
-                    candidate[j] = .event(name, values: nil)
+                    candidate[j] = .event(name)
                     if attempt(candidate) { improved = true }
                 }
             }
@@ -156,9 +156,13 @@ struct PathShrinker {
 
     private static func key(_ action: FuzzAction) -> String {
         switch action {
-        case .back: return ""
-        case let .event(name, nil): return "1" + name
-        case let .event(name, values?): return "1" + name + "\u{0}" + values.joined(separator: "\u{0}")
+        case .back, .undo: return ""
+        case let .event(name, values), let .reset(name, values):
+            switch values {
+            case .simple: return "1" + name
+            case let .ordered(values): return "1" + name + "\u{0}" + values.joined(separator: "\u{0}")
+            case let .named(pairs): return "1" + name + "\u{0}" + pairs.sorted { $0.key < $1.key }.map { $0.key + "=" + $0.value }.joined(separator: "\u{0}")
+            }
         }
     }
 }

@@ -24,10 +24,12 @@ struct ShrinkGuide {
         for action in actions {
             let top = stack[stack.count - 1]
             switch action {
+            case .undo:
+                return stacks   // no step of a random path
             case .back:
                 let state = Int(top.state)
                 if stack.count > 1, !model.isTerminal[state], model.canGoBack[state] { stack.removeLast() }
-            case let .event(name, _):
+            case let .event(name, _), let .reset(name, _):
                 guard let event = model.event(named: name) else { return stacks }
                 guard let move = model.moves[Int(top.state)].first(where: { $0.event == event }) else {
                     if !probesEveryEvent { return stacks }
@@ -46,13 +48,13 @@ struct ShrinkGuide {
     /// The events of the shortest path to the configuration `frame`, or nil when the graph does not hold it.
     func shortestPath(to frame: Configuration) -> [FuzzAction]? {
         guard let position = graph.index[frame] else { return nil }
-        return graph.events(to: position).map { $0 == "back" ? .back : .event($0, values: nil) }
+        return graph.events(to: position)
     }
 
     /// Paths that reach `state` by the shortest routes the graph knows, shortest first.
     func shortestPaths(toState state: String, limit: Int) -> [[FuzzAction]] {
         guard let id = model.state(named: state) else { return [] }
-        return graph.configurations(of: id.index, limit: limit).map { graph.events(to: $0).map { $0 == "back" ? .back : .event($0, values: nil) } }
+        return graph.configurations(of: id.index, limit: limit).map { graph.events(to: $0) }
     }
 
     /// Paths to the configurations of variant `variant` that break the spec's own rule `property`, nearest first
@@ -88,18 +90,18 @@ struct ShrinkGuide {
             // Section 5: a back on the way (server-side keys make it reach what no forward move does).
             guard element.event >= 0 else { return .back }
             let name = model.events[Int(element.event)]
-            guard !model.layout.presenceOnly else { return .event(name, values: nil) }   // no values to choose
+            guard !model.layout.presenceOnly else { return .event(name) }   // no values to choose
             model.successors(state: Int(source.state), keys: source.keys, values: source.values, into: &successors)
             guard let taken = successors.first(where: {
                 $0.event.index == Int(element.event)
                     && $0.outcome.landing(initial: model.initial).map { $0 == (StateID(to.state), to.keys, to.values) } == true
-            }) else { return .event(name, values: nil) }
+            }) else { return .event(name) }
             let emission = model.emissions[Int(source.state)][taken.emission]
-            guard !emission.addValued.isEmpty else { return .event(name, values: nil) }
-            return .event(name, values: emission.outputKeys(keyCount: model.keys.count).map { k in
+            guard !emission.addValued.isEmpty else { return .event(name) }
+            return .event(name, values: .ordered(emission.outputKeys(keyCount: model.keys.count).map { k in
                 model.layout.isValued(k) ? model.layout.domains[k][model.layout.field(k, in: taken.effectValues)]
                     : Lockstep.simpleValue(model.keys[k], step: step + 1)
-            })
+            }))
         }
     }
 }

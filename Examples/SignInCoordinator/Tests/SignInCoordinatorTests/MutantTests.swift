@@ -34,7 +34,7 @@ import SignInCoordinator
     func theWalksCounterexamplesReplay(_ mutant: Mutant) {
         let conformance = Self.conformance(mutant)
         for violation in conformance.explore(depth: 6).violations where !violation.path.contains(where: { $0.event == "undo" }) {
-            let path = violation.path.dropFirst().map { $0.event == "back" ? FuzzAction.back : .event($0.event ?? "", values: nil) }
+            let path = violation.path.dropFirst().compactMap(\.step)
             #expect(conformance.replay(path)?.site == violation.site, "\(mutant): \(path.map(\.name)) does not replay \(violation.site)")
         }
     }

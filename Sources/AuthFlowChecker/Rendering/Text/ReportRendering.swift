@@ -20,7 +20,7 @@ public enum ReportRenderer {
         // So does a path that goes back (section 5's server-side keys): the exhaustive walk drives stacks of forward moves.
         if violation.property == .passcode || violation.property == .assurance || violation.state == nil
             || (violation.property != .undoMismatch && violation.property != .divergence
-                && violation.path.dropFirst().contains(where: { $0.event == "back" })) {
+                && violation.path.dropFirst().contains(where: { $0.step?.isBack == true })) {
             return "\(program) check \(spec) --property \(ShellText.quoted(violation.property.id))"
         }
         return "\(program) explore \(spec) --property \(ShellText.quoted(violation.property.id)) --depth \(report.stats.depth)"

@@ -15,7 +15,7 @@ import AuthFlowChecker
 /// Element ids, for tests and scripts: `sN-state-I` (data-state: the name), `sN-row-I`
 /// (data-from, data-event, data-to), `sN-vK` (the K-th violation's button, data-violation: K), `sN-wK` (the
 /// K-th way in's button, data-way: K; section 6).
-enum CoverageHTML {
+enum HTMLPage {
     /// One spec's part of the document.
     enum Section: Sendable {
         /// A checked spec with its coverage.
@@ -394,7 +394,7 @@ struct SpecSection {
 
     /// Each step's state and the row it took (`nil` where no declared row matches, and for the start).
     /// - Parameter rowsLeaving: the rows of each state and event (keyed `from`, NUL, `event`), in table order.
-    func walk(_ path: [PathStep], index: [String: Int], rowsLeaving: [String: [Int]]) -> (nodes: [Int?], edges: [Int?]) {
+    func walk(_ path: FlowPath, index: [String: Int], rowsLeaving: [String: [Int]]) -> (nodes: [Int?], edges: [Int?]) {
         var nodes: [Int?] = []
         var edges: [Int?] = []
         for (i, step) in path.enumerated() {
@@ -475,7 +475,7 @@ struct SpecSection {
     }
 }
 
-extension CoverageHTML {
+extension HTMLPage {
     /// The sections of checked specs, for `check` and `explore`: each valid spec's coverage is
     /// counted at the check's depth and limits, so the graph shows what the check searched.
     static func sections(_ located: [LocatedReport], options: CheckOptions) -> [Section] {

@@ -86,9 +86,9 @@ extension ReplayCommand {
             return ".\(kind)(\(SwiftText.literal(name)), values: [" + pairs.joined(separator: ", ") + "])"
         }
         switch step {
-        case .back: return ".back"
-        case let .event(name, values): return call("event", name, values)
-        case let .reset(name, values): return call("reset", name, values)
+        case .back, .undo: return ".back"
+        case let .event(name, values): return call("event", name, values.named)
+        case let .reset(name, values): return call("reset", name, values.named)
         }
     }
 }

@@ -130,7 +130,7 @@ extension PathsCommand {
                 return "\(step): [" + shown.map { "\(literal($0.key)): \(literal($0.value))" }.joined(separator: ", ") + "]"
             }
             if !chosen.isEmpty { arguments += ", chosen: [" + chosen.joined(separator: ", ") + "]" }
-            if !path.variant.isEmpty, let variant = AdapterSuite.specVariant(path.variant, model: model) {
+            if !(path.variant ?? []).isEmpty, let variant = AdapterSuite.specVariant(path.variant ?? [], model: model) {
                 arguments += ", variant: \(variant.index)"
             }
             lines += [
