@@ -115,7 +115,7 @@ extension ModelChecker {
             let userCanBack = model.canGoBack[state] && state != model.initial.index
             if facts.systemMoves[state] && !facts.userMoves[state] && !userCanBack { lint.waitsOnSystem.append(model.states[state]) }
         }
-        // Dead and shadowed rows are listed in the table's order, `/1` and `/2` alike.
+        // Found step by step; ``listed(_:of:)`` puts them in the order lint has always listed them.
         var dead: [(row: Int, name: String)] = [], shadowed: [(row: Int, name: String)] = []
         for state in 0..<model.stateCount {
             for emission in model.emissions[state] {
@@ -137,8 +137,8 @@ extension ModelChecker {
         for (i, row) in model.rows.enumerated() where !attached.contains(i) {
             dead.append((i, Lint.rowName(from: model.states[row.from.index], on: model.events[row.event.index])))
         }
-        lint.deadTransitions = dead.sorted { $0.row < $1.row }.map(\.name)
-        lint.shadowedRows = shadowed.sorted { $0.row < $1.row }.map(\.name)
+        lint.deadTransitions = listed(dead, of: model)
+        lint.shadowedRows = listed(shadowed, of: model)
         return lint
     }
 
