@@ -40,7 +40,13 @@ struct FrameMoves {
         var successors: [FlowModel.Successor] = []
         var illegal: [Int64: (position: Int32, keys: UInt64, values: UInt64)] = [:]
         var canMove = [Bool](repeating: false, count: count)
-        var reverse = [[Int32]](repeating: [], count: count)
+        // The moves between stored configurations, as (target, source) pairs: one flat list, sorted by target below
+        // (an array per configuration cost a large flow twice the time and half again the memory).
+        var edgeTarget: [Int32] = [], edgeSource: [Int32] = []
+        // Offered pairs and fired rows marked densely while expanding, made sets once at the end.
+        let eventCount = model.events.count
+        var offered = [Bool](repeating: false, count: model.stateCount * eventCount)
+        var fired = [Bool](repeating: false, count: model.rows.count)
         // Configurations with a move to a frame the search did not store (it stopped): where they lead is unknown.
         var open: [Int32] = []
         var facts = ModelChecker.FrameFacts()
@@ -56,9 +62,9 @@ struct FrameMoves {
             let state = Int(configuration.state)
             model.successors(state: state, keys: configuration.keys, values: configuration.values, into: &successors)
             for successor in successors {
-                facts.offered.insert(Int64(state) << 32 | Int64(successor.event.rawValue))
+                offered[state * eventCount + successor.event.index] = true
                 if successor.row >= 0 {
-                    facts.firedRows.insert(successor.row)
+                    if fired.indices.contains(successor.row) { fired[successor.row] = true } else { facts.firedRows.insert(successor.row) }
                     if model.emissions[state][successor.emission].bySystem { facts.systemMoves[state] = true } else { facts.userMoves[state] = true }
                 }
                 switch successor.outcome {
@@ -68,7 +74,8 @@ struct FrameMoves {
                 case let .push(target, keys, values), let .replace(target, keys, values):
                     canMove[i] = true
                     if let child = graph.index[Configuration(state: target.rawValue, keys: keys, values: values)] {
-                        reverse[Int(child)].append(Int32(i))
+                        edgeTarget.append(child)
+                        edgeSource.append(Int32(i))
                     } else {
                         open.append(Int32(i))
                     }
@@ -76,13 +83,28 @@ struct FrameMoves {
                     canMove[i] = true
                     // The new run's root: the variant's, or the configuration the row's keeps make (the search found both).
                     if let root = graph.index[Configuration(state: model.initial.rawValue, keys: keys, values: values)] {
-                        reverse[Int(root)].append(Int32(i))
+                        edgeTarget.append(root)
+                        edgeSource.append(Int32(i))
                     } else {
                         open.append(Int32(i))
                     }
                 }
             }
         }
+        for (i, mark) in offered.enumerated() where mark { facts.offered.insert(Int64(i / eventCount) << 32 | Int64(i % eventCount)) }
+        for (row, mark) in fired.enumerated() where mark { facts.firedRows.insert(row) }
+        // Each configuration's predecessors: `predecessors[predecessorStart[c] ..< predecessorStart[c + 1]]`.
+        var predecessorStart = [Int](repeating: 0, count: count + 1)
+        for target in edgeTarget { predecessorStart[Int(target) + 1] += 1 }
+        for c in 0..<count { predecessorStart[c + 1] += predecessorStart[c] }
+        var predecessors = [Int32](repeating: 0, count: edgeTarget.count)
+        var filled = predecessorStart
+        for (e, target) in edgeTarget.enumerated() {
+            predecessors[filled[Int(target)]] = edgeSource[e]
+            filled[Int(target)] += 1
+        }
+        edgeTarget = []
+        edgeSource = []
         // Backward from every terminal configuration, and from every one whose moves leave what the search stored.
         var canExit = [Bool](repeating: false, count: count)
         var work: [Int32] = []
@@ -101,7 +123,7 @@ struct FrameMoves {
             work.append(Int32(i))
         }
         while let next = work.popLast() {
-            for predecessor in reverse[Int(next)] where !canExit[Int(predecessor)] {
+            for predecessor in predecessors[predecessorStart[Int(next)]..<predecessorStart[Int(next) + 1]] where !canExit[Int(predecessor)] {
                 canExit[Int(predecessor)] = true
                 work.append(predecessor)
             }
