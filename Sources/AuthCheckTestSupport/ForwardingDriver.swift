@@ -27,8 +27,6 @@ open class ForwardingDriver: FlowDriver {
     open var dataCount: Int { real.dataCount }
     open func value(of key: KeyID) -> FlowValue? { real.value(of: key) }
     open func canHandle(_ event: EventID) -> Bool { real.canHandle(event) }
-    /// `nil` unless a subclass answers: the walk then asks ``canHandle(_:)`` event by event, where a fault shows.
-    open var acceptedEmissions: UInt64? { nil }
     open var canGoBack: Bool { real.canGoBack }
     open func send(_ event: EventID, value: (KeyID) -> FlowValue) -> Bool { real.send(event, value: value) }
     open func back() -> Bool { real.back() }

@@ -79,6 +79,16 @@ import Testing
         #expect(try Self.report(Self.emailFirst, new).identical)
     }
 
+    @Test func theRootReachedAgainAboveAFrameIsAnotherPairWhereBackIsCompared() throws {
+        // restart pushes start with the root's very frames: the same screens and data as the paired root, but back can be taken.
+        let restarting = Self.emailFirst
+            .replacingOccurrences(of: #""knownEmail": ["email"], "cancel": []"#, with: #""knownEmail": ["email"], "cancel": [], "restart": []"#)
+            .replacingOccurrences(of: #"{ "from": "email", "on": "cancel", "to": "cancelled" },"#,
+                                  with: #"{ "from": "email", "on": "cancel", "to": "cancelled" }, { "from": "email", "on": "restart", "to": "start" },"#)
+        let new = restarting.replacingOccurrences(of: #""start": { "back": false, "#, with: #""start": { "#)
+        #expect(try Self.sites(restarting, new) == ["added-back start.back 2"])
+    }
+
     @Test func addedDataOnAMoveIsDifferentData() throws {
         let new = Self.emailFirst.replacingOccurrences(of: #""knownEmail": ["email"]"#, with: #""knownEmail": ["email", "account"]"#)
         let report = try Self.report(Self.emailFirst, new)

@@ -128,6 +128,41 @@ import Testing
         #expect(data.frame(at: 1).map(\.value) == ["x@y.z"])
         #expect(data.frame(at: 5).isEmpty)
     }
+
+    /// A pop leaves its log slots for the next push to reuse: nothing popped may show through, by name or by dense id.
+    @Test func aPoppedFrameLeavesNothingBehind() throws {
+        func check<Key: Hashable>(_ k: Key, _ j: Key) throws {
+            var data = DataStack<Key, FlowValue>()
+            data.push([(k, FlowValue.string("1"))])
+            data.push([(k, FlowValue.string("2")), (j, FlowValue.string("3"))])
+            try data.pop()
+            #expect(data.frame(at: 0).map(\.value) == [FlowValue.string("1")])
+            #expect(data.current == [k: FlowValue.string("1")] && data.count == 1)
+            data.push([(j, FlowValue.string("4"))])
+            #expect(data.frame(at: 1).map(\.value) == [FlowValue.string("4")])
+            #expect(data.current == [k: FlowValue.string("1"), j: FlowValue.string("4")] && data.count == 2)
+            try data.pop()
+            try data.pop()
+            #expect(data.current.isEmpty && data.count == 0 && data[k] == nil)
+            data.push([(k, FlowValue.string("5")), (k, FlowValue.string("6"))])
+            try data.pop()
+            #expect(data.current.isEmpty && data.count == 0)
+            // A frame written key by key into reused log slots: its writes, a removal, and the pops that undo them.
+            data.push([(j, FlowValue.string("7"))])
+            data.beginFrame()
+            data.write(k, FlowValue.string("8"))
+            data.write(j, nil)
+            data.write(k, FlowValue.string("9"))
+            #expect(data.current == [k: FlowValue.string("9")] && data.count == 1)
+            #expect(data.frame(at: 0).map(\.value) == [FlowValue.string("7")])
+            try data.pop()
+            #expect(data.current == [j: FlowValue.string("7")] && data.count == 1)
+            try data.pop()
+            #expect(data.current.isEmpty && data.count == 0)
+        }
+        try check("k", "j")
+        try check(KeyID(2), KeyID(0))
+    }
 }
 
 @Suite struct StateMachineReentrancyTests {

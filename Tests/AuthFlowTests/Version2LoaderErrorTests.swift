@@ -140,7 +140,7 @@ import Testing
                     expected: [Expected(path: path, at: at, token: token, message: message)])
     }
 
-    static let operators = "has, missing, equals, in, atLeast, below, all, any, not"
+    static let operators = SpecKeys.guardOperators.joined(separator: ", ")
     static let stepNames = "start, signIn, mfa, recover, expired, done, cancelled"
 
     // MARK: data and config
@@ -148,7 +148,7 @@ import Testing
     static let declarations: [Case] = [
         edit("unknown data kind", #""tries": { "max": 3 }"#, #""tries": { "count": 3 }"#,
              "$.data.tries.count", at: "10:16", #""count""#,
-             "unknown key 'count'; allowed: values, max, server, or any key starting with 'x-'"),
+             "unknown key 'count'; allowed: \(SpecKeys.allowed(SpecKeys.dataDeclaration))"),
         edit("a declaration that is not an object", #""email": {},"#, #""email": [],"#,
              "$.data.email", at: "8:14", "[]", "the declaration of 'email' must be an object, found array"),
         edit("no values", #""values": ["ok", "mfa"]"#, #""values": []"#,
@@ -322,7 +322,7 @@ import Testing
              "$.steps.mfa.emits.confirm.set", at: "24:45", #"["answer"]"#, "set must be an object mapping keys to values, found array"),
         edit("an unknown effect", #""clears": ["email"]"#, #""clear": ["email"]"#,
              "$.steps.signIn.emits.restart.clear", at: "21:22", #""clear""#,
-             "unknown key 'clear' (did you mean 'clears'?); allowed: adds, set, clears, increment, when, by, or any key starting with 'x-'"),
+             "unknown key 'clear' (did you mean 'clears'?); allowed: \(SpecKeys.allowed(SpecKeys.emission))"),
         edit("adds not a list", #""adds": ["answer"]"#, #""adds": "answer""#,
              "$.steps.signIn.emits.submit.adds", at: "18:29", #""answer""#, "adds must be an array of strings, found string"),
         edit("an effect naming an unknown key", #""increment": ["tries"]"#, #""increment": ["trys"]"#,
@@ -347,7 +347,7 @@ import Testing
              json: base.replacingOccurrences(of: #""anyOf": ["password", "passkey"]"#, with: #""oneOf": ["password", "passkey"]"#),
              expected: [
                  Expected(path: "$.steps.signIn.requires[1].oneOf", at: "15:31", token: #""oneOf""#,
-                          message: "unknown key 'oneOf'; allowed: anyOf, or any key starting with 'x-'"),
+                          message: "unknown key 'oneOf'; allowed: \(SpecKeys.allowed(SpecKeys.requirement))"),
                  Expected(path: "$.steps.signIn.requires[1]", at: "15:29", token: #"{ "oneOf""#,
                           message: "a requirement object needs \"anyOf\": [keys]"),
              ]),
@@ -393,7 +393,7 @@ import Testing
              "$.anywhere[0].on", at: "43:5", #"{ "to""#, "missing required key 'on'"),
         edit("anywhere with an unknown key", #""except": ["start", "expired"]"#, #""unless": ["start", "expired"]"#,
              "$.anywhere[0].unless", at: "43:57", #""unless""#,
-             "unknown key 'unless'; allowed: on, to, by, when, except, adds, set, increment, clears, stay, history, or any key starting with 'x-'"),
+             "unknown key 'unless'; allowed: \(SpecKeys.allowed(SpecKeys.anywhere))"),
         edit("anywhere by neither user nor system", #""by": "system", "except""#, #""by": "server", "except""#,
              "$.anywhere[0].by", at: "43:47", #""server""#, "by must be \"user\" or \"system\", found 'server'"),
         edit("anywhere with a guard on an unknown value", #""by": "system", "except""#,
@@ -438,7 +438,7 @@ import Testing
 
     static let idRule = "must be lowercase words joined by hyphens (like 'mfa-before-session'), at most 64 characters"
     static let kindsRule = "a property states exactly one of always, never or reachable"
-    static let propertyKeys = "id, description, always, never, reachable, or any key starting with 'x-'"
+    static let propertyKeys = SpecKeys.allowed(SpecKeys.property)
     static let intentSteps = "start, help, signIn, home, cancelled"
 
     /// `shown`: the id as the message quotes it, when that is not the id itself (cut after 64 bytes).

@@ -107,17 +107,7 @@ enum ReplayCommand: Subcommand {
 
     /// Replays the trail in `file`, printing its frames and ending; its exit status.
     static func replay(_ file: String, model: FlowModel, analysis: FlowAnalysis, deadline: Deadline, context: CommandContext) -> Int32 {
-        let entries: [FuzzRegressions.Entry]
-        do {
-            entries = try FuzzRegressions.read(file, deadline: deadline)
-        } catch {
-            context.console.err("error: \(error)")
-            return 2
-        }
-        guard FileManager.default.fileExists(atPath: file) else {
-            context.console.err("error: \(file): no such file")
-            return 2
-        }
+        guard let entries = readTrailFile(file, deadline: deadline, context: context) else { return 2 }
         guard entries.count == 1, let entry = entries.first else {
             context.console.err("error: \(file): a trail holds one entry; this file holds \(entries.count)")
             return 2
@@ -173,6 +163,27 @@ enum ReplayCommand: Subcommand {
         }
         context.console.out(lines.joined(separator: "\n"))
         return status
+    }
+
+    /// The entries of the trail file `file`, or nil when it cannot be read, having said why on stderr (exit 2).
+    ///
+    /// The text replay and `--format swift` both read trails here. The file is read first, so a file that is there
+    /// but cannot be opened says why (a loop of links, a directory, a path through a plain file); only a file that
+    /// reads as no entries because it is not there is `no such file` (``FuzzRegressions/read(_:deadline:)`` takes a
+    /// missing regressions file as an empty one).
+    static func readTrailFile(_ file: String, deadline: Deadline, context: CommandContext) -> [FuzzRegressions.Entry]? {
+        let entries: [FuzzRegressions.Entry]
+        do {
+            entries = try FuzzRegressions.read(file, deadline: deadline)
+        } catch {
+            context.console.err("error: \(error)")
+            return nil
+        }
+        guard !entries.isEmpty || FileManager.default.fileExists(atPath: file) else {
+            context.console.err("error: \(file): no such file")
+            return nil
+        }
+        return entries
     }
 
     /// The trail's outcome, `reproduced at step 4: …`, its word styled, wrapped at spaces within 120 columns.

@@ -22,7 +22,11 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
     @usableFromInline var denseCount = 0
     /// Whether the values are kept in ``denseValues`` (keys are dense ids with small indices).
     @usableFromInline var dense: Bool
+    /// The undo log: each frame's writes with the value each key had before, the frame's first at its ``frameStarts`` entry.
+    /// Only the first ``logCount`` entries are live; the slots above them hold `nil` and are reused, so a pop removes nothing
+    /// from the array (removing runs the element destructor through the runtime, one call per entry).
     @usableFromInline var log: [(key: Key, previous: Value?)] = []
+    @usableFromInline var logCount = 0
     @usableFromInline var frameStarts: [Int] = []
     /// Keys set outside any frame's changes (``overwrite(_:with:)``, ``reset(keeping:)``): ``current`` lists them too when ``dense``.
     @usableFromInline var loose: [Key] = []
@@ -36,7 +40,7 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
     @inlinable public var current: [Key: Value] {
         guard dense else { return values }
         var result: [Key: Value] = [:]
-        for entry in log {
+        for entry in log[..<logCount] {
             if result[entry.key] == nil, let value = self[entry.key] { result[entry.key] = value }
         }
         for key in loose where result[key] == nil {
@@ -99,7 +103,7 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
 
     /// Moves the values into the dictionary for good (a key id too large or negative for an array).
     @usableFromInline mutating func leaveDenseMode() {
-        for key in log.map(\.key) + loose {
+        for key in log[..<logCount].map(\.key) + loose {
             if values[key] == nil, let value = self[key] { values[key] = value }
         }
         dense = false
@@ -110,31 +114,52 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
     /// Pushes a frame holding `entries`; later entries for the same key win within the frame.
     /// - Complexity: O(entries).
     @inlinable public mutating func push<S: Sequence>(_ entries: S) where S.Element == (Key, Value) {
-        frameStarts.append(log.count)
+        frameStarts.append(logCount)
         for (key, value) in entries {
             let previous = set(key, to: value)
-            log.append((key, previous))
+            appendLog(key, previous)
         }
     }
 
     /// Pushes a frame setting each of `keys` to `value(key)`, without building an intermediate collection.
     @inlinable @inline(__always) public mutating func push(keys: [Key], value: (Key) -> Value) {
-        frameStarts.append(log.count)
+        frameStarts.append(logCount)
         for key in keys {
             let previous = set(key, to: value(key))
-            log.append((key, previous))
+            appendLog(key, previous)
         }
     }
 
     /// Starts a frame that ``write(_:_:)`` fills: a push without building a list of changes first.
     @inlinable @inline(__always) public mutating func beginFrame() {
-        frameStarts.append(log.count)
+        frameStarts.append(logCount)
     }
 
     /// Sets `key` to `value`, or removes it for `nil`, in the frame ``beginFrame()`` started; ``pop()`` restores it.
-    @inlinable @inline(__always) public mutating func write(_ key: Key, _ value: Value?) {
+    @inlinable @inline(__always) public mutating func write(_ key: Key, _ value: __owned Value?) {
+        if dense, logCount < log.count, let index = _DenseIndex.index(key), index < denseValues.count {
+            // Both slots exist: the new value moves into the key's slot, the old one into the log's reused slot (whose
+            // `nil` comes out), each by a swap in place: no value copied or destroyed.
+            var moving = value
+            let adding = moving != nil
+            denseValues.withUnsafeMutableBufferPointer { swap(&moving, &$0[index]) }
+            denseCount &+= (adding ? 1 : 0) &- (moving == nil ? 0 : 1)
+            let slot = logCount
+            log.withUnsafeMutableBufferPointer { entries in
+                entries[slot].key = key
+                swap(&entries[slot].previous, &moving)
+            }
+            logCount &+= 1
+            return
+        }
         let previous = set(key, to: value)
-        log.append((key, previous))
+        appendLog(key, previous)
+    }
+
+    /// Logs that `key` held `previous` before the top frame wrote it.
+    @inlinable @inline(__always) mutating func appendLog(_ key: Key, _ previous: __owned Value?) {
+        if logCount < log.count { log[logCount] = (key, previous) } else { log.append((key, previous)) }
+        logCount &+= 1
     }
 
     /// Pushes a frame holding the pairs of `entries`.
@@ -148,8 +173,33 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
     @inlinable @inline(__always) public mutating func pop() throws(DataStackError) {
         if frameStarts.isEmpty { throw .nothingToPop }
         let start = frameStarts.removeLast()
-        while log.count > start {
-            let (key, previous) = log.removeLast()
+        let end = logCount
+        logCount = start
+        guard end > start else { return }
+        if dense {
+            // Every key in the log was set in dense mode, so it has a slot: swap the old value back in, drop the new one.
+            var change = 0
+            log.withUnsafeMutableBufferPointer { entries in
+                denseValues.withUnsafeMutableBufferPointer { slots in
+                    var i = end
+                    while i > start {
+                        i &-= 1
+                        guard let index = _DenseIndex.index(entries[i].key), index < slots.count else { continue }
+                        let had = slots[index] != nil
+                        swap(&entries[i].previous, &slots[index])
+                        change &+= (slots[index] != nil ? 1 : 0) &- (had ? 1 : 0)
+                        entries[i].previous = nil
+                    }
+                }
+            }
+            denseCount &+= change
+            return
+        }
+        var i = end
+        while i > start {
+            i -= 1
+            let (key, previous) = log[i]
+            log[i].previous = nil
             _ = set(key, to: previous)
         }
     }
@@ -158,11 +208,11 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
     public func frame(at index: Int) -> [(key: Key, value: Value)] {
         guard index >= 0, index < frameStarts.count else { return [] }
         let start = frameStarts[index]
-        let end = index + 1 < frameStarts.count ? frameStarts[index + 1] : log.count
+        let end = index + 1 < frameStarts.count ? frameStarts[index + 1] : logCount
         // The value a frame set is what the next write of that key (or the current data) holds.
         return (start..<end).compactMap { position in
             let key = log[position].key
-            if let later = log[(position + 1)...].first(where: { $0.key == key }) {
+            if let later = log[(position + 1)..<logCount].first(where: { $0.key == key }) {
                 return later.previous.map { (key, $0) }
             }
             return self[key].map { (key, $0) }
@@ -191,6 +241,7 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
         for index in denseValues.indices { denseValues[index] = nil }
         denseCount = 0
         log.removeAll(keepingCapacity: true)
+        logCount = 0
         frameStarts.removeAll(keepingCapacity: true)
         loose.removeAll(keepingCapacity: true)
     }

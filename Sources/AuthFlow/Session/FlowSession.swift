@@ -262,15 +262,6 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         return _adds(for: event) != nil && machine.canSend(event)
     }
 
-    /// Which emissions of the current step (bit `i`: its `i`-th) the table accepts now, in one question: what
-    /// ``canHandle(_:)`` answers for each emission's event when the step emits each event once. `nil` for a flow
-    /// without `authflow/2` rules or a step whose decisions are not kept.
-    @inlinable package var acceptedEmissions: UInt64? {
-        guard let rules = _rules, let s = rules.id(of: machine.state) else { return nil }
-        let frame = storage.frames[storage.frames.count - 1]
-        return rules.moves.acceptedEmissions(state: s, keys: frame.keys, values: frame.values)
-    }
-
     @inlinable @inline(never)
     func _canHandleByRules(_ rules: SessionRules<State, Event, Key, Value>, _ event: Event) -> Bool {
         guard let s = rules.id(of: machine.state), let e = rules.id(of: event), let index = rules.emission(e, in: s) else { return false }

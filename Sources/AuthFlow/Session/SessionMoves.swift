@@ -247,13 +247,6 @@ final class SessionMoves {
         return decided.accepted[d] & (1 << UInt64(index)) != 0
     }
 
-    /// Bit `i`: whether the step of `state` offers its emission `i` in the frame and some branch of it has a row that
-    /// fires (``accepts(state:emission:keys:values:)`` for every emission at once); `nil` when the state's decisions are not kept.
-    @inlinable func acceptedEmissions(state: Int, keys: UInt64, values: UInt64) -> UInt64? {
-        guard let d = decisions(state: state, keys: keys, values: values) else { return nil }
-        return decided.accepted[d]
-    }
-
     /// The index of the frame's decisions, made now if this is its first question; `nil` when the state's are not kept.
     @inlinable @inline(__always)
     func decisions(state: Int, keys: UInt64, values: UInt64) -> Int? {

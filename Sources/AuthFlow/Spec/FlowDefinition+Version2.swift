@@ -158,14 +158,14 @@ extension FlowDefinition {
                               entry: FlowEffects<Key>? = nil, fileID: String = #fileID, line: Int = #line) {
         step(state, requires: requires, emits: [:], back: back, backOnly: backOnly, fileID: fileID, line: line)
         let index = steps.count - 1
-        var extra = StepExtra()
-        extra.anyOf = anyOf.map { $0.map(\.flowName) }
-        extra.optional = optional.map(\.flowName)
-        extra.emissions = emitting.map(\.spec.emission)
-        extra.entry = entry?.spec
-        extra.usesVersion2 = !anyOf.isEmpty || !optional.isEmpty || emitting.contains { $0.spec.object } || entry != nil
+        let version1 = FlowSpec.Step(state.flowName, requires: requires.map(\.flowName), emits: emitting.map(\.spec.emission), back: back)
+        var declared = version1
+        declared.anyOf = anyOf.map { $0.map(\.flowName) }
+        declared.optional = optional.map(\.flowName)
+        declared.entry = entry?.spec
+        // A step that sets anything a `/1` step has not, or sends an emission only `/2` can write, is `authflow/2`.
+        stepExtras[index] = StepExtra(step: declared, usesVersion2: declared != version1 || emitting.contains { $0.spec.object })
         if let entry { extraKeys += entry.clears + entry.adds + entry.set.map(\.key) + entry.increment }
-        stepExtras[index] = extra
         extraKeys += anyOf.flatMap { $0 } + optional
         for emission in emitting {
             extraKeys += emission.adds + emission.clears + emission.set.map(\.key) + emission.increment + (emission.when.map(Self.keys) ?? [])
@@ -206,26 +206,14 @@ extension FlowDefinition {
     /// Adds the `authflow/2` parts to `spec`.
     func addVersion2(to spec: inout FlowSpec) {
         // Steps declared with `emitting:` keep their emissions, /2 or not.
-        for (index, extra) in stepExtras { spec.steps[index].emits = extra.emissions }
+        for (index, extra) in stepExtras { spec.steps[index].emits = extra.step.emits }
         guard usesVersion2 else { return }
         spec.format = 2
         spec.data = declarations
         spec.config = configKeys
         spec.anywhere = anywhereRows
-        for (index, extra) in stepExtras {
-            spec.steps[index].anyOf = extra.anyOf
-            spec.steps[index].optional = extra.optional
-            spec.steps[index].entry = extra.entry
-        }
-        for (index, extra) in rowExtras {
-            spec.transitions[index].when = extra.when
-            spec.transitions[index].clears = extra.clears
-            spec.transitions[index].reset = extra.reset
-            spec.transitions[index].adds = extra.adds
-            spec.transitions[index].set = extra.set
-            spec.transitions[index].increment = extra.increment
-            spec.transitions[index].keeps = extra.keeps
-        }
+        for (index, extra) in stepExtras { spec.steps[index] = extra.step }
+        for (index, row) in rowExtras { spec.transitions[index] = row }
         for index in backOnlySteps { spec.steps[index].backOnly = true }
         spec.properties = userProperties
         addAssurance(to: &spec)
@@ -265,22 +253,9 @@ extension FlowDefinition {
     }
 }
 
-/// The `authflow/2` parts of one step declared in Swift.
+/// A step declared in Swift with `emitting:`, whole, and whether it needs `authflow/2`.
 struct StepExtra: Sendable {
-    var anyOf: [[String]] = []
-    var optional: [String] = []
-    var emissions: [FlowSpec.Emission] = []
-    var entry: FlowSpec.Effects?
-    var usesVersion2 = false
-}
-
-/// The `authflow/2` parts of one row declared in Swift.
-struct RowExtra: Sendable {
-    var when: FlowSpec.Guard?
-    var clears: [String]
-    var reset: Bool
-    var adds: [String] = []
-    var set: [FlowSpec.KeyValue] = []
-    var increment: [String] = []
-    var keeps: [String] = []
+    /// The step as the spec holds it (its `backOnly` is kept in ``FlowDefinition/backOnlySteps``).
+    var step: FlowSpec.Step
+    var usesVersion2: Bool
 }

@@ -53,8 +53,10 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
     var declarations: [FlowSpec.DataDeclaration] = []
     var configKeys: [FlowSpec.ConfigKey] = []
     var anywhereRows: [FlowSpec.AnywhereRow] = []
+    /// The steps declared with `emitting:`, by their index in ``steps``: each as the spec holds it.
     var stepExtras: [Int: StepExtra] = [:]
-    var rowExtras: [Int: RowExtra] = [:]
+    /// The rows declared with `authflow/2` parts, by their index in ``transitions``: each whole, as the spec holds it.
+    var rowExtras: [Int: FlowSpec.TransitionRow] = [:]
     /// The Swift values of events and keys named only in `authflow/2` declarations, for a session's tables.
     var anywhereEvents: [Event] = []
     var extraKeys: [Key] = []
@@ -108,13 +110,18 @@ public struct FlowDefinition<State: FlowName, Event: FlowName, Key: FlowName>: S
                                     reset: Bool = false, keeps: [Key] = [], fileID: String = #fileID, line: Int = #line) {
         transitions.append(Transition(from: from, on: event, to: to))
         transitionSites.append(Self.site(fileID, line))
-        if when != nil || !clears.isEmpty || reset || !adds.isEmpty || !set.isEmpty || !increment.isEmpty || !keeps.isEmpty {
-            var extra = RowExtra(when: when?.spec, clears: clears.map(\.flowName), reset: reset)
-            extra.adds = adds.map(\.flowName)
-            extra.set = set.map { FlowSpec.KeyValue($0.key.flowName, $0.value.flowName) }
-            extra.increment = increment.map(\.flowName)
-            extra.keeps = keeps.map(\.flowName)
-            rowExtras[transitions.count - 1] = extra
+        let plain = FlowSpec.TransitionRow(from: from.flowName, on: event.flowName, to: to.flowName)
+        var row = plain
+        row.when = when?.spec
+        row.clears = clears.map(\.flowName)
+        row.reset = reset
+        row.adds = adds.map(\.flowName)
+        row.set = set.map { FlowSpec.KeyValue($0.key.flowName, $0.value.flowName) }
+        row.increment = increment.map(\.flowName)
+        row.keeps = keeps.map(\.flowName)
+        // A row that sets anything beyond from, on and to is `authflow/2`, whichever part it sets.
+        if row != plain {
+            rowExtras[transitions.count - 1] = row
             extraKeys += clears + adds + set.map(\.key) + increment + keeps + (when.map(Self.keys) ?? [])
         }
     }

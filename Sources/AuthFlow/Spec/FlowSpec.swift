@@ -53,27 +53,11 @@ public struct FlowSpec: Hashable, Sendable {
         /// are then `emits.event[0]`, not `emits.event.adds[0]`.
         ///
         /// How the emission was written, not what it means: two emissions that differ only here are equal.
-        public var writtenAsList = false
+        @NotCompared public var writtenAsList = false
 
         public init(_ event: String, adds: [String] = []) {
             self.event = event
             self.adds = adds
-        }
-
-        public static func == (lhs: Emission, rhs: Emission) -> Bool {
-            lhs.event == rhs.event && lhs.adds == rhs.adds && lhs.clears == rhs.clears && lhs.set == rhs.set
-                && lhs.increment == rhs.increment && lhs.when == rhs.when && lhs.by == rhs.by && lhs.answers == rhs.answers
-        }
-
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(event)
-            hasher.combine(adds)
-            hasher.combine(clears)
-            hasher.combine(set)
-            hasher.combine(increment)
-            hasher.combine(when)
-            hasher.combine(by)
-            hasher.combine(answers)
         }
 
         /// The JSON path of the `index`th key the emission adds, under the emission's own path.

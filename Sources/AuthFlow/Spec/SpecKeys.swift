@@ -1,5 +1,6 @@
 /// The keys each object of a spec file may hold, by format version: the one list the loader reads
-/// and the JSON Schemas in `docs/schema/` are tested against.
+/// (its "allowed:" messages included), and the JSON Schemas in `docs/schema/` and the format
+/// references in `docs/` are tested against.
 ///
 /// Keys starting with `x-` are extensions and allowed in every object the loader reads by these
 /// lists; they are not listed here.
@@ -44,6 +45,37 @@ package enum SpecKeys {
     package static let factor = ["kind", "phishingResistant"]
     /// The operators of a guard (`authflow/2`); a guard is an object with exactly one of them.
     package static let guardOperators = ["has", "missing", "equals", "in", "atLeast", "below", "all", "any", "not"]
+
+    /// Every kind of object the loader reads by a list here, for a file of format `version`: the list,
+    /// and the name of the definition under `$defs` of `docs/schema/authflow-N.schema.json` that
+    /// describes the same object (`nil`: the schema's top level).
+    ///
+    /// A key added to a list above is checked against the schema and the format reference
+    /// (`SpecKeysTests`, `SpecSchemaTests`) with no other change; a new kind of object is one list
+    /// above and one line here. The guards' operators are listed too: the schema's `guard` and
+    /// `propertyGuard` hold them as properties, one required per branch.
+    package static func objects(version: Int) -> [(definition: String?, keys: [String])] {
+        var objects: [(definition: String?, keys: [String])] = [
+            (nil, topLevel(version: version)),
+            ("step", step(version: version)),
+            ("transition", transition(version: version)),
+            ("passcode", passcode),
+        ]
+        if version >= 2 {
+            objects += [
+                ("declaration", dataDeclaration),
+                ("requirement", requirement),
+                ("emission", emission),
+                ("anywhereRow", anywhere),
+                ("effects", entry),
+                ("userProperty", property),
+                ("factor", factor),
+                ("guard", guardOperators),
+                ("propertyGuard", guardOperators + ["at"]),
+            ]
+        }
+        return objects
+    }
 
     /// The top-level keys of a file of format `version` (1 or 2).
     package static func topLevel(version: Int) -> [String] {

@@ -133,7 +133,7 @@ struct PairSearch {
     var via: [Int32] = []
     var variant: [Int32] = []
     var distance: [Int32] = []
-    var index: [Pair: Int32] = [:]
+    var index = PairIndex()
 
     var differences: [FlowDiffReport.Difference] = []
     /// Each site found, with its place in ``differences``.
@@ -336,12 +336,12 @@ struct PairSearch {
     /// pair limit stops the search.
     mutating func visit(_ pair: Pair, from: Int, move: Int32, kind: UInt8, variant: Int32) -> Bool {
         if overBacks { return visitOverBacks(pair, from: from, move: move, kind: kind, variant: variant) }
-        if index[pair] != nil { return true }
+        if index.find(pair) != nil { return true }
         if pairs.count >= maxPairs {
             stoppedBy = .maxConfigurations(maxPairs)
             return false
         }
-        index[pair] = Int32(pairs.count)
+        index.insert(pair)
         pairs.append(pair)
         parent.append(Int32(from))
         via.append(move)

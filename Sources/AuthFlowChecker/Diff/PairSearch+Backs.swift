@@ -62,7 +62,7 @@ struct PairBacks {
     var levelLength: [Int32] = []
     var levelTentative: [Int32] = []
     var levelDerivation: [Derivation] = []
-    var levelIndex: [Int64: Int32] = [:]
+    var levelIndex = TripleIndex()
     /// Per pushed pair: its level's returns as level items (each screen and pair of server data once, the shortest first).
     var returns: [Int32: [Int32]] = [:]
     /// Per pushed pair: the settled global items (pairs) and level items that push it, each with the move.
@@ -123,13 +123,13 @@ extension PairSearch {
 
     /// The index of `pair`, stored now if new; `nil` when the pair limit stops the search.
     mutating func discover(_ pair: Pair, variant v: Int32) -> Int32? {
-        if let known = index[pair] { return known }
+        if let known = index.find(pair) { return known }
         guard pairs.count < maxPairs else {
             stoppedBy = .maxConfigurations(maxPairs)
             return nil
         }
         let p = Int32(pairs.count)
-        index[pair] = p
+        index.insert(pair)
         pairs.append(pair)
         variant.append(v)
         backs.moves.append(nil)
@@ -164,13 +164,14 @@ extension PairSearch {
     }
 
     mutating func relaxLevel(bottom: Int32, top: Int32, to distance: Int32, _ how: PairBacks.Derivation) {
-        let key = Int64(bottom) << 32 | Int64(top)
+        // Keyed as BackReach keys its level items.
+        let key = (UInt64(UInt32(bitPattern: bottom)), UInt64(UInt32(bitPattern: top)))
         let item: Int32
-        if let known = backs.levelIndex[key] {
+        if let known = backs.levelIndex.find(key.0, key.1, 0) {
             item = known
         } else {
             item = Int32(backs.levelBottom.count)
-            backs.levelIndex[key] = item
+            backs.levelIndex.insert(key.0, key.1, 0)
             backs.levelBottom.append(bottom)
             backs.levelTop.append(top)
             backs.levelLength.append(-1)

@@ -17,9 +17,6 @@ public protocol FlowDriver: AnyObject {
     func value(of key: KeyID) -> FlowValue?
     /// Whether the runtime would accept `event` now.
     func canHandle(_ event: EventID) -> Bool
-    /// Which of the current step's emissions the runtime would accept now, in one answer: bit `i` for the step's `i`-th
-    /// emission, as ``canHandle(_:)`` answers for its event; `nil` when it cannot say (then the walk asks event by event).
-    var acceptedEmissions: UInt64? { get }
     /// Whether the runtime would let the user go back now.
     var canGoBack: Bool { get }
     /// Sends `event` with `value(key)` for each key it adds; `true` when accepted.
@@ -36,8 +33,6 @@ public protocol FlowDriver: AnyObject {
 }
 
 extension FlowDriver {
-    public var acceptedEmissions: UInt64? { nil }
-
     public func start(variant: Int) -> Bool {
         guard variant == 0 else { return false }
         reset()
@@ -68,7 +63,6 @@ public final class SessionDriver: FlowDriver {
     @inlinable @inline(__always) public var dataCount: Int { session.data.count }
     @inlinable @inline(__always) public func value(of key: KeyID) -> FlowValue? { session.data[key] }
     @inlinable @inline(__always) public func canHandle(_ event: EventID) -> Bool { session.canHandle(event) }
-    @inlinable @inline(__always) public var acceptedEmissions: UInt64? { session.acceptedEmissions }
     @inlinable @inline(__always) public var canGoBack: Bool { session.canGoBack }
     /// Sends an `authflow/2` flow's events through the session's ``FlowSession/trySend(_:value:)``, where a
     /// refusal builds no error; other flows' through the throwing send, as before.

@@ -33,11 +33,6 @@ struct FrameTable {
         static let resetsDriven = Facts(rawValue: 1 << 2)
         /// The spec's own rules this configuration breaks are known: ``Entry/ruleStart``..``Entry/ruleEnd`` in ``brokenRules``.
         static let rulesDecided = Facts(rawValue: 1 << 3)
-        /// The runtime was asked event by event whether it accepts each (``FlowDriver/canHandle(_:)``), at the first stack that reached it.
-        static let eventsAsked = Facts(rawValue: 1 << 4)
-        /// Its checks are one per event, at most 64: ``Entry/enabled`` answers for them all in one question
-        /// (``FlowDriver/acceptedEmissions``).
-        static let oneQuestion = Facts(rawValue: 1 << 5)
     }
 
     /// One configuration.
@@ -56,8 +51,6 @@ struct FrameTable {
         /// Once ``Facts/rulesDecided``: the rules it breaks are `brokenRules[ruleStart ..< ruleEnd]`.
         var ruleStart: Int32 = 0
         var ruleEnd: Int32 = 0
-        /// Bit `i`: its check `i` (from ``checkStart``) is enabled, as ``FlowDriver/acceptedEmissions`` answers (with ``Facts/oneQuestion``).
-        var enabled: UInt64 = 0
         /// The stack height at which the walk probed it (``Walk/firstProbe(_:_:)``); 0 until then.
         var probedAt: Int32 = 0
 
@@ -127,8 +120,6 @@ struct FrameTable {
     private var successors: [FlowModel.Successor] = []
     /// Per state: the event of each emission, in declaration order.
     private let emissionEvents: [[EventID]]
-    /// Per state: whether its step emits each event once (the first emission of an event is the one ``FlowDriver/canHandle(_:)`` answers for).
-    private let distinctEvents: [Bool]
     /// Per state: whether each emission has rows at all (an emission with none is refused as having no transition).
     private let emissionHasRows: [[Bool]]
     /// Per state: the events its step does not emit, probed when the implementation is an app (``DriverTraits/probesEveryEvent``).
@@ -166,7 +157,6 @@ struct FrameTable {
     init(model: FlowModel, depth: Int, capacity: Int? = nil, probesEveryEvent: Bool = false) {
         let layout = model.layout
         emissionEvents = model.emissions.map { $0.map(\.event) }
-        distinctEvents = emissionEvents.map { Set($0).count == $0.count }
         emissionHasRows = model.emissions.map { $0.map { !$0.rows.isEmpty } }
         unemitted = model.emissions.map { emissions in
             guard probesEveryEvent else { return [] }
@@ -280,10 +270,6 @@ struct FrameTable {
         entries[c].checkStart = Int32(checkStart)
         entries[c].checkEnd = Int32(checks.count)
         entries[c].facts = facts(of: entries[c], resets: anyReset)
-        if distinctEvents[state] && checks.count - checkStart <= 64 {
-            entries[c].facts.insert(.oneQuestion)
-            for (i, check) in checks[checkStart...].enumerated() where check.enabled { entries[c].enabled |= 1 << UInt64(i) }
-        }
     }
 
     /// Records the rules configuration `id` breaks: its frame is the spec's, so every stack that reaches it breaks the same ones.
@@ -297,11 +283,6 @@ struct FrameTable {
 
     /// The events the step of `state` does not emit, when the table probes every event (an app's); else none.
     func unemittedEvents(_ state: Int) -> [Int32] { unemitted[state] }
-
-    /// Records that the runtime was asked, event by event, what configuration `id`'s step accepts.
-    mutating func markEventsAsked(_ id: Int32) {
-        entries[Int(id)].facts.insert(.eventsAsked)
-    }
 
     /// Records that configuration `id` was probed at stack height `height`.
     mutating func markProbed(_ id: Int32, height: Int) {

@@ -27,9 +27,7 @@ struct WalkNode {
 /// checked, walked and undone. Once per configuration, at the shallowest stack that reaches it
 /// (``checkNode()``), the implementation is probed: a move no row takes, and an event the step does
 /// not offer now, must be refused without change; back is tried where the spec forbids it; the
-/// built-in runtime says which events it accepts event by event (``FlowDriver/canHandle(_:)``), and
-/// where the configuration is probed again at a shorter stack, for the whole step in one answer
-/// (``FlowDriver/acceptedEmissions``), event by event again where that answer differs from the spec's.
+/// built-in runtime says which events it accepts event by event (``FlowDriver/canHandle(_:)``).
 /// A reset must land on the variant's root with nothing to undo (then the path is replayed, since a
 /// reset cannot be undone). An app (``DriverTraits/app``) is also sent every event its step does not emit. Siblings that push the same frame are one stack, so the
 /// stacks counted equal the configuration graph's count. Memory is proportional to the depth (the table is bounded, see
@@ -85,8 +83,6 @@ struct Walk<Driver: FlowDriver> {
     var probedAt = ProbeDepths()
     /// Whether some step asks for an assurance level (section 6): then every frame the walk drives is checked against it.
     let checksAssurance: Bool
-    /// Whether the runtime answers for a whole step in one question (``FlowDriver/acceptedEmissions``): a flow with `authflow/2` rules.
-    let answersAtOnce: Bool
     /// The model's levels and factor masks, held here: reading them through ``model`` (a computed copy of the
     /// whole model) cost 2,600 instructions per node, 8 % of the walk of sign-in-next-step.
     let assurance: FlowAssurance
@@ -133,7 +129,6 @@ struct Walk<Driver: FlowDriver> {
         self.resetStacks = resetStacks ?? ResetStacks(model: model, depth: self.depth)
         self.ruleFound = Array(repeating: .max, count: rules.rules.count)
         self.checksAssurance = model.assurance.protectsSomeStep
-        self.answersAtOnce = traits.readsInternals && driver.acceptedEmissions != nil
         self.assurance = model.assurance
     }
 
@@ -448,16 +443,8 @@ struct Walk<Driver: FlowDriver> {
         let probes = firstProbe(node.config, entry)
         guard probes || driveResets else { return }
         defer { if !readsInternals && probes { resync() } }
-        // The runtime is asked event by event at the first stack of each configuration, and wherever its answer for the
-        // whole step in one question differs from the spec's; elsewhere that one question stands for the events'.
-        var asksEach = readsInternals
-        if answersAtOnce {
-            if !entry.facts.contains(.eventsAsked) {
-                table.markEventsAsked(node.config)
-            } else if entry.facts.contains(.oneQuestion), let accepted = driver.acceptedEmissions, accepted == entry.enabled {
-                asksEach = false
-            }
-        }
+        // The built-in runtime says event by event what it accepts (an app is sent the events instead, below).
+        let asksEach = readsInternals
         for c in Int(entry.checkStart)..<Int(entry.checkEnd) {
             let check = table.checks[c]
             let event = EventID(check.event)

@@ -99,8 +99,12 @@ extension ConfigurationGraph {
                 best[Int(c)] = packed
             }
         }
-        /// Closes the candidates under in-place updates, shortest first, and returns the group: (configuration, moves, row).
-        func settle() -> [(c: Int32, moves: Int32, row: Int32)] {
+        // The groups on the way down the tree of histories, one after another in one buffer (a group is a range of it),
+        // and the distinct frames of each: no array is made per group.
+        var groups: [(c: Int32, moves: Int32, row: Int32)] = []
+        var frameStack: [Int32] = []
+        /// Closes the candidates under in-place updates, shortest first, and appends the group to `groups`: its range there.
+        func settle() -> Range<Int> {
             for moves in 0...depth where !pending[moves].isEmpty {
                 var k = 0
                 while k < pending[moves].count {
@@ -113,37 +117,46 @@ extension ConfigurationGraph {
                 }
                 pending[moves].removeAll(keepingCapacity: true)
             }
-            let group = touched.map { c in (c: c, moves: Int32(best[Int(c)] >> 32), row: Int32(best[Int(c)] & 0xFFFF_FFFF) - 1) }
-            for c in touched { best[Int(c)] = unset }
+            let start = groups.count
+            for c in touched {
+                groups.append((c: c, moves: Int32(best[Int(c)] >> 32), row: Int32(best[Int(c)] & 0xFFFF_FFFF) - 1))
+                best[Int(c)] = unset
+            }
             touched.removeAll(keepingCapacity: true)
-            return group
+            return start..<groups.count
         }
 
         var stopped = false
-        var groups = 0
-        func count(_ group: [(c: Int32, moves: Int32, row: Int32)]) {
-            groups += 1
-            if groups & 1023 == 0, let timeout, Date().timeIntervalSince(start) > timeout {
+        var groupsCounted = 0
+        func count(_ group: Range<Int>) {
+            groupsCounted += 1
+            if groupsCounted & 1023 == 0, let timeout, Date().timeIntervalSince(start) > timeout {
                 stopped = true
             }
             if stopped { return }
-            var frames: [Int32] = []
-            for entry in group {
+            let framesStart = frameStack.count
+            for i in group {
+                let entry = groups[i]
                 counts.total += 1
                 counts.perState[Int(configurations[Int(entry.c)].state)] += 1
                 if counts.perRow.indices.contains(Int(entry.row)) { counts.perRow[Int(entry.row)] += 1 }
-                if entry.moves < bound, !frames.contains(frame[Int(entry.c)]) { frames.append(frame[Int(entry.c)]) }
+                if entry.moves < bound, !frameStack[framesStart...].contains(frame[Int(entry.c)]) { frameStack.append(frame[Int(entry.c)]) }
             }
             // The group above each frame: the pushes out of its configurations here.
-            for f in frames {
-                for entry in group where frame[Int(entry.c)] == f && entry.moves < bound {
+            for position in framesStart..<frameStack.count {
+                let f = frameStack[position]
+                for i in group {
+                    let entry = groups[i]
+                    guard frame[Int(entry.c)] == f && entry.moves < bound else { continue }
                     for m in moveStart[Int(entry.c)]..<moveStart[Int(entry.c) + 1] where moveKind[m] == 0 {
                         propose(moveTarget[m], entry.moves + 1, moveRow[m])
                     }
                 }
                 let above = settle()
                 if !above.isEmpty { count(above) }
+                groups.removeLast(groups.count - above.lowerBound)
             }
+            frameStack.removeLast(frameStack.count - framesStart)
         }
 
         // The roots' group: the roots, and each reset's landing that is not one.

@@ -18,6 +18,11 @@ enum CoverageJSON {
          ("reachable", .bool(reachable))]
     }
 
+    /// The members that open a transition's object in coverage and in traces: the spec's row and whether it fired.
+    static func transitionHeader(from: String, on event: String, to: String, fired: Bool) -> [(String, JSON)] {
+        [("from", .string(from)), ("on", .string(event)), ("to", .string(to)), ("fired", .bool(fired))]
+    }
+
     static func render(_ report: CoverageReport) -> JSON {
         let coverage = report.coverage
         let violations = report.violationsByState
@@ -36,13 +41,8 @@ enum CoverageJSON {
             ]))
         }
         let transitions: [JSON] = coverage.transitions.map { transition in
-            var members: [(String, JSON)] = [
-                ("from", .string(transition.from)),
-                ("on", .string(transition.event)),
-                ("to", .string(transition.to)),
-                ("fired", .bool(transition.fired)),
-                ("stacks", .int(transition.stacks)),
-            ]
+            var members = transitionHeader(from: transition.from, on: transition.event, to: transition.to, fired: transition.fired)
+                + [("stacks", .int(transition.stacks))]
             // authflow/2 only: the guards in words, who sends the event, a row that starts again.
             if let offered = transition.offeredWhen { members.append(("offeredWhen", .string(offered))) }
             if let condition = transition.condition { members.append(("when", .string(condition))) }

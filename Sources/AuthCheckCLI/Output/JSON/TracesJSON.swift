@@ -50,13 +50,8 @@ enum TracesJSON {
             ]))
         }
         let transitions: [JSON] = report.transitions.map { transition in
-            .object(JSONObject([
-                ("from", .string(transition.from)),
-                ("on", .string(transition.event)),
-                ("to", .string(transition.to)),
-                ("fired", .bool(transition.fired)),
-                ("taken", .int(transition.taken)),
-            ]))
+            .object(JSONObject(CoverageJSON.transitionHeader(from: transition.from, on: transition.event, to: transition.to,
+                                                             fired: transition.fired) + [("taken", .int(transition.taken))]))
         }
         let offSpec: [JSON] = report.offSpec.map { move in
             .object(JSONObject([("from", .string(move.from)), ("on", .string(move.event)), ("to", .string(move.to)), ("taken", .int(move.count))]))

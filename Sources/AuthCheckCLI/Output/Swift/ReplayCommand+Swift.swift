@@ -12,17 +12,7 @@ extension ReplayCommand {
                            context: CommandContext) -> Int32 {
         var tests: [(display: String, entry: FuzzRegressions.Entry)] = []
         for file in settings.trails {
-            guard FileManager.default.fileExists(atPath: file) else {
-                context.console.err("error: \(file): no such file")
-                return 2
-            }
-            let entries: [FuzzRegressions.Entry]
-            do {
-                entries = try FuzzRegressions.read(file, deadline: deadline)
-            } catch {
-                context.console.err("error: \(error)")
-                return 2
-            }
+            guard let entries = readTrailFile(file, deadline: deadline, context: context) else { return 2 }
             if entries.isEmpty {
                 context.console.err("error: \(file): holds no trail")
                 return 2
