@@ -150,10 +150,10 @@ public struct FlowCoverage: Sendable {
         // A row fires when some configuration's successor takes it, in `/1` and `/2` alike. The expansion stops at
         // the deadline too; a row not seen fired then is not called dead (the coverage is incomplete).
         let moves = analysis.moves(within: deadline)
-        let fired = moves.facts.firedRows
+        let facts = moves.facts
         var transitions = model.rows.enumerated().map { i, row in
             TransitionCoverage(from: model.states[row.from.index], event: model.events[row.event.index],
-                               to: model.states[row.to.index], fired: fired.contains(i), stacks: counts.perRow[i])
+                               to: model.states[row.to.index], fired: facts.hasFired(i), stacks: counts.perRow[i])
         }
         // Every row's guard, offer and kind; a `/1` row has none of them, and keeps the defaults.
         for list in model.emissions {

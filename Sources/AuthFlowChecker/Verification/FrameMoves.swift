@@ -31,9 +31,27 @@ struct FrameMoves {
     /// Whether the deadline stopped the expansion before every configuration was expanded.
     var isCut: Bool { expanded < graph.count }
 
+    /// Moves already worked out (``sharedPerState(_:)``).
+    init(graph: ConfigurationGraph, canMove: [Bool], canExit: [Bool],
+         firstIllegal: [Int64: (position: Int32, keys: UInt64, values: UInt64)], facts: ModelChecker.FrameFacts, expanded: Int) {
+        self.graph = graph
+        self.canMove = canMove
+        self.canExit = canExit
+        self.firstIllegal = firstIllegal
+        self.facts = facts
+        self.expanded = expanded
+    }
+
     /// Expands every configuration of `graph` once, or those it reaches before `deadline` (asked every 1,024).
+    ///
+    /// A static flow whose search finished is expanded once per state instead (``sharedPerState(_:)``), with the same
+    /// answers; `perState: false` expands it configuration by configuration all the same, for the tests that compare the two.
     /// - Complexity: O(C · m · b) time and O(C + E) memory for C configurations, m emissions per step, b branches each.
-    init(graph: ConfigurationGraph, deadline: Deadline = .none) {
+    init(graph: ConfigurationGraph, deadline: Deadline = .none, perState: Bool = true) {
+        if perState, let shared = FrameMoves.sharedPerState(graph) {
+            self = shared
+            return
+        }
         self.graph = graph
         let model = graph.model
         let count = graph.count
@@ -43,15 +61,9 @@ struct FrameMoves {
         // The moves between stored configurations, as (target, source) pairs: one flat list, sorted by target below
         // (an array per configuration cost a large flow twice the time and half again the memory).
         var edgeTarget: [Int32] = [], edgeSource: [Int32] = []
-        // Offered pairs and fired rows marked densely while expanding, made sets once at the end.
-        let eventCount = model.events.count
-        var offered = [Bool](repeating: false, count: model.stateCount * eventCount)
-        var fired = [Bool](repeating: false, count: model.rows.count)
         // Configurations with a move to a frame the search did not store (it stopped): where they lead is unknown.
         var open: [Int32] = []
-        var facts = ModelChecker.FrameFacts()
-        facts.userMoves = Array(repeating: false, count: model.stateCount)
-        facts.systemMoves = Array(repeating: false, count: model.stateCount)
+        var facts = ModelChecker.FrameFacts(model)
         var expanded = count
         for i in 0..<count {
             if i & 1023 == 1023, deadline.hasPassed {
@@ -62,9 +74,9 @@ struct FrameMoves {
             let state = Int(configuration.state)
             model.successors(state: state, keys: configuration.keys, values: configuration.values, into: &successors)
             for successor in successors {
-                offered[state * eventCount + successor.event.index] = true
+                facts.markOffered(state: state, emission: successor.emission)
                 if successor.row >= 0 {
-                    if fired.indices.contains(successor.row) { fired[successor.row] = true } else { facts.firedRows.insert(successor.row) }
+                    facts.markFired(successor.row)
                     if model.emissions[state][successor.emission].bySystem { facts.systemMoves[state] = true } else { facts.userMoves[state] = true }
                 }
                 switch successor.outcome {
@@ -91,8 +103,6 @@ struct FrameMoves {
                 }
             }
         }
-        for (i, mark) in offered.enumerated() where mark { facts.offered.insert(Int64(i / eventCount) << 32 | Int64(i % eventCount)) }
-        for (row, mark) in fired.enumerated() where mark { facts.firedRows.insert(row) }
         // Each configuration's predecessors: `predecessors[predecessorStart[c] ..< predecessorStart[c + 1]]`.
         var predecessorStart = [Int](repeating: 0, count: count + 1)
         for target in edgeTarget { predecessorStart[Int(target) + 1] += 1 }
@@ -142,6 +152,30 @@ struct FrameMoves {
         guard !graph.model.isTerminal[state], !graph.model.isBackOnly[state] else { return nil }
         if !canMove[i] { return .deadlock }
         return canExit[i] ? nil : .noExit
+    }
+
+    /// The first configuration (breadth-first) of each state that is stuck (``stuck(_:)``), once as `deadlock` and
+    /// once as `no-exit`, in breadth-first order.
+    ///
+    /// Most configurations move and can exit: they are passed over on the two flags alone, with no lookup of their
+    /// state (asking ``stuck(_:)`` of each of 305,000 cost as much as expanding a static flow's states).
+    /// - Complexity: O(C) for C configurations.
+    func firstStuck() -> [(position: Int, property: Property)] {
+        var found: [(position: Int, property: Property)] = []
+        var deadlocked = [Bool](repeating: false, count: graph.model.stateCount), trapped = deadlocked
+        canMove.withUnsafeBufferPointer { canMove in
+            canExit.withUnsafeBufferPointer { canExit in
+                for i in canMove.indices where !(canMove[i] && canExit.indices.contains(i) && canExit[i]) {
+                    guard let property = stuck(i) else { continue }
+                    let state = Int(graph.configurations[i].state)
+                    if property == .deadlock ? !deadlocked[state] : !trapped[state] {
+                        if property == .deadlock { deadlocked[state] = true } else { trapped[state] = true }
+                        found.append((i, property))
+                    }
+                }
+            }
+        }
+        return found
     }
 
     /// The message of a `deadlock` or `no-exit` at configuration `i`.
