@@ -9,7 +9,10 @@ import AuthFlow
 /// graph and say so in the same words.
 ///
 /// A flow whose moves the state alone decides (``FlowModel/isStatic``, every `/1` flow) has sites that
-/// hold for every data of their state: their messages name no data, as ``SiteRules`` words them.
+/// hold for every data of their state: their messages name no data, as ``SiteRules`` words them. Its
+/// moves are found once per state and shared by the state's configurations (``sharedPerState(_:)``),
+/// with the same answers as expanding each: a `/1` flow of 305,000 configurations is decided as fast
+/// as by the per-state check it had before both formats came to share this path.
 struct FrameMoves {
     let graph: ConfigurationGraph
     /// Per configuration: whether some move (a push or a reset) leaves it.
