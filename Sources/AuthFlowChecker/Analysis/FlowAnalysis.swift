@@ -1,8 +1,7 @@
 import AuthFlow
 import Foundation
 
-/// One flow's analysis for one run: its configuration graph and, for a flow whose moves depend on
-/// its data, every configuration's moves — each searched once, on first use, and shared by every
+/// One flow's analysis for one run: its configuration graph and every configuration's moves — each searched once, on first use, and shared by every
 /// phase of the run that needs it (the fuzzer's runs and its shrinker, a replay's trails, the
 /// trace funnel).
 ///
@@ -25,7 +24,7 @@ package final class FlowAnalysis: @unchecked Sendable {
     package let keepsEdges: Bool
     private let lock = NSLock()
     private var searched: ConfigurationGraph?
-    private var moves: FrameMoves??
+    private var moves: FrameMoves?
     private var movesCutBy: StopReason?
 
     /// The analysis of `model` within `limits`, searched on first use.
@@ -51,17 +50,26 @@ package final class FlowAnalysis: @unchecked Sendable {
         return searchedGraph(within: deadline)
     }
 
-    /// For a flow whose moves depend on its data, every configuration's moves (`nil` for a static
-    /// table, whose moves the model's table already holds), expanded until `deadline`.
-    /// - Complexity: O(C · m · b) the first time for b branches per emission; O(1) after.
-    func frameMoves(within deadline: Deadline) -> FrameMoves? {
+    /// Every configuration's moves, expanded until `deadline` the first time they are asked for: what the
+    /// complete checker decides every spec property of every flow from, `/1` and `/2` alike.
+    /// - Complexity: O(C · m · b) the first time for C configurations, m emissions per step and b branches each; O(1) after.
+    func moves(within deadline: Deadline) -> FrameMoves {
         lock.lock()
         defer { lock.unlock() }
         if let moves { return moves }
-        let built = model.isStatic ? nil : FrameMoves(graph: searchedGraph(within: deadline), deadline: deadline)
-        moves = .some(built)
+        let built = FrameMoves(graph: searchedGraph(within: deadline), deadline: deadline)
+        moves = built
         movesCutBy = deadline.stopReason
         return built
+    }
+
+    /// For a flow whose moves depend on its data, every configuration's moves; `nil` for a static table.
+    ///
+    /// The random-path tester and the trails read a static flow's sites per state (``SiteRules``) and search no
+    /// graph for them: a `/1` fuzz starts at once, however large its configuration graph.
+    /// - Complexity: as ``moves(within:)``, or O(1) for a static table.
+    func frameMoves(within deadline: Deadline) -> FrameMoves? {
+        model.isStatic ? nil : moves(within: deadline)
     }
 
     /// Why what was searched so far is not the whole flow: the search stopped at a limit, or the moves'
@@ -69,7 +77,7 @@ package final class FlowAnalysis: @unchecked Sendable {
     package var stoppedBy: StopReason? {
         lock.lock()
         defer { lock.unlock() }
-        return searched?.stoppedBy ?? (moves??.isCut == true ? movesCutBy : nil)
+        return searched?.stoppedBy ?? (moves?.isCut == true ? movesCutBy : nil)
     }
 
     private func searchedGraph(within deadline: Deadline) -> ConfigurationGraph {

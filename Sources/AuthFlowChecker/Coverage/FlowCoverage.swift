@@ -147,26 +147,22 @@ public struct FlowCoverage: Sendable {
                           reachable: configurationsOf[state] > 0, configurations: configurationsOf[state],
                           stacks: counts.perState[state], backAllowed: model.canGoBack[state])
         }
-        // A flow whose moves depend on its data fires a row when some configuration's successor takes it.
-        // The expansion stops at the deadline too; a row not seen fired then is not called dead (the coverage is incomplete).
-        let moves = analysis.frameMoves(within: deadline)
-        let fired = moves?.facts.firedRows
-        let firesStatically = model.isStatic ? graph.firedRows() : []
+        // A row fires when some configuration's successor takes it, in `/1` and `/2` alike. The expansion stops at
+        // the deadline too; a row not seen fired then is not called dead (the coverage is incomplete).
+        let moves = analysis.moves(within: deadline)
+        let facts = moves.facts
         var transitions = model.rows.enumerated().map { i, row in
             TransitionCoverage(from: model.states[row.from.index], event: model.events[row.event.index],
-                               to: model.states[row.to.index],
-                               fired: fired?.contains(i) ?? firesStatically[i],
-                               stacks: counts.perRow[i])
+                               to: model.states[row.to.index], fired: facts.hasFired(i), stacks: counts.perRow[i])
         }
-        if !model.isStatic {
-            for list in model.emissions {
-                for emission in list {
-                    for row in emission.rows where row.row < transitions.count {
-                        transitions[row.row].offeredWhen = emission.when.map { $0.text(model) }
-                        transitions[row.row].condition = row.when.map { $0.text(model) }
-                        transitions[row.row].bySystem = emission.bySystem
-                        transitions[row.row].reset = row.reset
-                    }
+        // Every row's guard, offer and kind; a `/1` row has none of them, and keeps the defaults.
+        for list in model.emissions {
+            for emission in list {
+                for row in emission.rows where row.row < transitions.count {
+                    transitions[row.row].offeredWhen = emission.when.map { $0.text(model) }
+                    transitions[row.row].condition = row.when.map { $0.text(model) }
+                    transitions[row.row].bySystem = emission.bySystem
+                    transitions[row.row].reset = row.reset
                 }
             }
         }
@@ -175,7 +171,7 @@ public struct FlowCoverage: Sendable {
         self.depth = depth
         self.configurations = graph.count
         self.stacks = counts.total
-        self.stoppedBy = graph.stoppedBy ?? counts.stoppedBy ?? (moves?.isCut == true ? deadline.stopReason : nil)
+        self.stoppedBy = graph.stoppedBy ?? counts.stoppedBy ?? (moves.isCut ? deadline.stopReason : nil)
         self.saturated = counts.saturated
         if model.roots.count > 1 {
             self.variants = model.roots.indices.map { variant in
@@ -183,7 +179,7 @@ public struct FlowCoverage: Sendable {
                 let variantAnalysis = FlowAnalysis(model: single, limits: CheckLimits(maxConfigurations: max(1, graph.count)), edges: true)
                 let graph = variantAnalysis.graph(within: deadline)
                 let counts = graph.countStacks(depth: depth, timeout: timeout, start: start)
-                let fired = variantAnalysis.frameMoves(within: deadline)?.facts.firedRows ?? []
+                let fired = variantAnalysis.moves(within: deadline).facts.firedRows
                 return VariantCoverage(name: model.variantNames[variant], configurations: graph.count, stacks: counts.total,
                                        statesReached: graph.reachableStates, transitionsFired: fired.count)
             }

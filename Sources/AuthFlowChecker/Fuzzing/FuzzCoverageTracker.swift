@@ -22,8 +22,8 @@ struct FuzzCoverageTracker {
         self.reachable = reachable
         let stride = max(1, model.events.count)
         if let facts = frameMoves?.facts {
-            self.live = Set(facts.firedRows.map { model.rows[$0].from.index * stride + model.rows[$0].event.index })
-            self.reachablePairs = Set(facts.offered.map { Int($0 >> 32) * stride + Int($0 & 0xFFFF_FFFF) })
+            self.live = Set(facts.firedRows.filter(model.rows.indices.contains).map { model.rows[$0].from.index * stride + model.rows[$0].event.index })
+            self.reachablePairs = Set(facts.offeredPairs(model).map { $0.state * stride + $0.event })
             return
         }
         self.live = Set(reachable.flatMap { state in model.moves[state].filter { $0.target != nil }.map { state * stride + $0.event.index } })

@@ -1,12 +1,18 @@
 import AuthFlow
 
-/// Every move of every reachable configuration of a flow whose moves depend on its data
-/// (`authflow/2`), and what they decide: which configurations can move, which can still reach a
-/// terminal configuration, which events no row takes.
+/// Every move of every reachable configuration of a flow, and what they decide: which configurations
+/// can move, which can still reach a terminal configuration, which events no row takes.
 ///
-/// The complete checker reads it for the first configuration of each site; the random-path tester
-/// reads it for the sites of every frame it drives, so both decide `deadlock` and `no-exit` from
-/// the same graph and say so in the same words.
+/// The complete checker decides every flow from it, `/1` and `/2` alike: it reads it for the first
+/// configuration of each site. The random-path tester reads it for the sites of every frame it drives
+/// in a flow whose moves depend on its data, so both decide `deadlock` and `no-exit` from the same
+/// graph and say so in the same words.
+///
+/// A flow whose moves the state alone decides (``FlowModel/isStatic``, every `/1` flow) has sites that
+/// hold for every data of their state: their messages name no data, as ``SiteRules`` words them. Its
+/// moves are found once per state and shared by the state's configurations (``sharedPerState(_:)``),
+/// with the same answers as expanding each: a `/1` flow of 305,000 configurations is decided as fast
+/// as by the per-state check it had before both formats came to share this path.
 struct FrameMoves {
     let graph: ConfigurationGraph
     /// Per configuration: whether some move (a push or a reset) leaves it.
@@ -28,21 +34,39 @@ struct FrameMoves {
     /// Whether the deadline stopped the expansion before every configuration was expanded.
     var isCut: Bool { expanded < graph.count }
 
+    /// Moves already worked out (``sharedPerState(_:)``).
+    init(graph: ConfigurationGraph, canMove: [Bool], canExit: [Bool],
+         firstIllegal: [Int64: (position: Int32, keys: UInt64, values: UInt64)], facts: ModelChecker.FrameFacts, expanded: Int) {
+        self.graph = graph
+        self.canMove = canMove
+        self.canExit = canExit
+        self.firstIllegal = firstIllegal
+        self.facts = facts
+        self.expanded = expanded
+    }
+
     /// Expands every configuration of `graph` once, or those it reaches before `deadline` (asked every 1,024).
+    ///
+    /// A static flow whose search finished is expanded once per state instead (``sharedPerState(_:)``), with the same
+    /// answers; `perState: false` expands it configuration by configuration all the same, for the tests that compare the two.
     /// - Complexity: O(C · m · b) time and O(C + E) memory for C configurations, m emissions per step, b branches each.
-    init(graph: ConfigurationGraph, deadline: Deadline = .none) {
+    init(graph: ConfigurationGraph, deadline: Deadline = .none, perState: Bool = true) {
+        if perState, let shared = FrameMoves.sharedPerState(graph) {
+            self = shared
+            return
+        }
         self.graph = graph
         let model = graph.model
         let count = graph.count
         var successors: [FlowModel.Successor] = []
         var illegal: [Int64: (position: Int32, keys: UInt64, values: UInt64)] = [:]
         var canMove = [Bool](repeating: false, count: count)
-        var reverse = [[Int32]](repeating: [], count: count)
+        // The moves between stored configurations, as (target, source) pairs: one flat list, sorted by target below
+        // (an array per configuration cost a large flow twice the time and half again the memory).
+        var edgeTarget: [Int32] = [], edgeSource: [Int32] = []
         // Configurations with a move to a frame the search did not store (it stopped): where they lead is unknown.
         var open: [Int32] = []
-        var facts = ModelChecker.FrameFacts()
-        facts.userMoves = Array(repeating: false, count: model.stateCount)
-        facts.systemMoves = Array(repeating: false, count: model.stateCount)
+        var facts = ModelChecker.FrameFacts(model)
         var expanded = count
         for i in 0..<count {
             if i & 1023 == 1023, deadline.hasPassed {
@@ -53,9 +77,9 @@ struct FrameMoves {
             let state = Int(configuration.state)
             model.successors(state: state, keys: configuration.keys, values: configuration.values, into: &successors)
             for successor in successors {
-                facts.offered.insert(Int64(state) << 32 | Int64(successor.event.rawValue))
+                facts.markOffered(state: state, emission: successor.emission)
                 if successor.row >= 0 {
-                    facts.firedRows.insert(successor.row)
+                    facts.markFired(successor.row)
                     if model.emissions[state][successor.emission].bySystem { facts.systemMoves[state] = true } else { facts.userMoves[state] = true }
                 }
                 switch successor.outcome {
@@ -65,7 +89,8 @@ struct FrameMoves {
                 case let .push(target, keys, values), let .replace(target, keys, values):
                     canMove[i] = true
                     if let child = graph.index[Configuration(state: target.rawValue, keys: keys, values: values)] {
-                        reverse[Int(child)].append(Int32(i))
+                        edgeTarget.append(child)
+                        edgeSource.append(Int32(i))
                     } else {
                         open.append(Int32(i))
                     }
@@ -73,13 +98,26 @@ struct FrameMoves {
                     canMove[i] = true
                     // The new run's root: the variant's, or the configuration the row's keeps make (the search found both).
                     if let root = graph.index[Configuration(state: model.initial.rawValue, keys: keys, values: values)] {
-                        reverse[Int(root)].append(Int32(i))
+                        edgeTarget.append(root)
+                        edgeSource.append(Int32(i))
                     } else {
                         open.append(Int32(i))
                     }
                 }
             }
         }
+        // Each configuration's predecessors: `predecessors[predecessorStart[c] ..< predecessorStart[c + 1]]`.
+        var predecessorStart = [Int](repeating: 0, count: count + 1)
+        for target in edgeTarget { predecessorStart[Int(target) + 1] += 1 }
+        for c in 0..<count { predecessorStart[c + 1] += predecessorStart[c] }
+        var predecessors = [Int32](repeating: 0, count: edgeTarget.count)
+        var filled = predecessorStart
+        for (e, target) in edgeTarget.enumerated() {
+            predecessors[filled[Int(target)]] = edgeSource[e]
+            filled[Int(target)] += 1
+        }
+        edgeTarget = []
+        edgeSource = []
         // Backward from every terminal configuration, and from every one whose moves leave what the search stored.
         var canExit = [Bool](repeating: false, count: count)
         var work: [Int32] = []
@@ -98,7 +136,7 @@ struct FrameMoves {
             work.append(Int32(i))
         }
         while let next = work.popLast() {
-            for predecessor in reverse[Int(next)] where !canExit[Int(predecessor)] {
+            for predecessor in predecessors[predecessorStart[Int(next)]..<predecessorStart[Int(next) + 1]] where !canExit[Int(predecessor)] {
                 canExit[Int(predecessor)] = true
                 work.append(predecessor)
             }
@@ -119,9 +157,38 @@ struct FrameMoves {
         return canExit[i] ? nil : .noExit
     }
 
+    /// The first configuration (breadth-first) of each state that is stuck (``stuck(_:)``), once as `deadlock` and
+    /// once as `no-exit`, in breadth-first order.
+    ///
+    /// Most configurations move and can exit: they are passed over on the two flags alone, with no lookup of their
+    /// state (asking ``stuck(_:)`` of each of 305,000 cost as much as expanding a static flow's states).
+    /// - Complexity: O(C) for C configurations.
+    func firstStuck() -> [(position: Int, property: Property)] {
+        var found: [(position: Int, property: Property)] = []
+        var deadlocked = [Bool](repeating: false, count: graph.model.stateCount), trapped = deadlocked
+        canMove.withUnsafeBufferPointer { canMove in
+            canExit.withUnsafeBufferPointer { canExit in
+                for i in canMove.indices where !(canMove[i] && canExit.indices.contains(i) && canExit[i]) {
+                    guard let property = stuck(i) else { continue }
+                    let state = Int(graph.configurations[i].state)
+                    if property == .deadlock ? !deadlocked[state] : !trapped[state] {
+                        if property == .deadlock { deadlocked[state] = true } else { trapped[state] = true }
+                        found.append((i, property))
+                    }
+                }
+            }
+        }
+        return found
+    }
+
     /// The message of a `deadlock` or `no-exit` at configuration `i`.
     func stuckMessage(_ property: Property, at i: Int) -> String {
-        let name = graph.model.states[Int(graph.configurations[i].state)]
+        let state = Int(graph.configurations[i].state)
+        let name = graph.model.states[state]
+        // A static flow's site is its state's whatever the data: it names none (the `/1` wording).
+        if graph.model.isStatic {
+            return property == .deadlock ? SiteRules.deadlockMessage(graph.model, state: state) : SiteRules.noExitMessage(name)
+        }
         return property == .deadlock
             ? "\(name) is not terminal and has no legal forward move with the data \(graph.dataText(i))"
             : "\(name) has forward moves, but no terminal state is reachable from it with the data \(graph.dataText(i))"
@@ -130,6 +197,8 @@ struct FrameMoves {
     /// The message of an `illegal-transition`: `event` from `state` with the data after its effects.
     func illegalMessage(state: Int, event: EventID, keys: UInt64, values: UInt64) -> String {
         let name = graph.model.states[state], eventName = graph.model.events[event.index]
+        // A static flow's event is illegal because no row takes it at all: the table is what to fix.
+        if graph.model.isStatic { return SiteRules.illegalMessage(name, event: eventName) }
         return "\(name) emits \(eventName), but no row of the table from \(name) on \(eventName) holds for the data after it, "
             + graph.dataText(keys: keys, values: values)
     }

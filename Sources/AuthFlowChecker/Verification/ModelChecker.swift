@@ -3,6 +3,10 @@ import Foundation
 
 /// Decides the spec properties of section 3 completely, by breadth-first search over `(state, data keys)`.
 ///
+/// Every flow, `/1` and `/2`, is decided by one path: every reachable configuration's moves
+/// (``FrameMoves``) give `illegal-transition`, `deadlock` and `no-exit`; the terminal states'
+/// declarations `terminal-exit`; each state's first configuration lacking data `unmet-requirement`.
+///
 /// The configuration graph is finite (data only grows, and back returns to a frame already
 /// reached), so every property is decided with no depth bound. Because the search is
 /// breadth-first, the first configuration found violating a site gives its shortest
@@ -35,7 +39,7 @@ package enum ModelChecker {
         var found: [(position: Int32, violation: Violation)] = []
         var facts = FrameFacts()
         var cut = false
-        if !model.isStatic { found = frameSites(analysis, rules: rules, facts: &facts, deadline: deadline, cut: &cut) }
+        found = frameSites(analysis, rules: rules, facts: &facts, deadline: deadline, cut: &cut)
         if !cut { found += userPropertySites(graph, deadline: deadline, cut: &cut) }
         var waysIn: [ProtectedStep]?
         if !cut && model.assurance.isUsed {
@@ -45,16 +49,10 @@ package enum ModelChecker {
         }
         let stoppedBy = graph.stoppedBy ?? (cut ? deadline.stopReason : nil)
         for state in 0..<stateCount where graph.isReachable(state) {
-            let first = graph.firstOfState[state]
-            // A static flow's moves depend on the state alone: its sites are the state's, at its first configuration.
-            var sites = model.isStatic ? rules.stateSites(state) : []
             let unmet = graph.firstUnmet[state]
             if unmet >= 0, let violation = rules.unmetRequirement(state: state, keys: graph.configurations[Int(unmet)].keys,
                                                                   values: graph.configurations[Int(unmet)].values) {
-                sites.append(violation)
-            }
-            for site in sites {
-                found.append((site.property == .unmetRequirement ? unmet : first, site))
+                found.append((unmet, violation))
             }
         }
         // Breadth-first order, then property order, then declaration order (the index breaks ties stably).
@@ -68,7 +66,7 @@ package enum ModelChecker {
 
         attachPaths(&found, graph: graph)
         return SpecVerification(
-            violations: found.map(\.violation), lint: cut ? Lint() : model.isStatic ? lint(graph) : frameLint(graph, facts: facts),
+            violations: found.map(\.violation), lint: cut ? Lint() : lint(graph, facts: facts),
             states: graph.reachableStates, configurations: graph.count, stoppedBy: stoppedBy, waysIn: waysIn)
     }
 
@@ -103,31 +101,5 @@ package enum ModelChecker {
                 found[i].violation.variant = graph.model.variants.indices.contains(variant) ? graph.model.variants[variant] : []
             }
         }
-    }
-
-    /// Unreachable states, dead transitions and unused data (keys listed in `outputs` are handed to the app, and keys
-    /// the spec's own properties test are read by them: neither is unused);
-    /// a stopped search reports no lint: it claims nothing it has not seen the whole flow for.
-    static func lint(_ graph: ConfigurationGraph) -> Lint {
-        let model = graph.model
-        var lint = Lint()
-        guard graph.stoppedBy == nil else { return lint }
-        var produced = KeySet()
-        var required = KeySet()
-        for state in 0..<model.stateCount {
-            required = required.union(model.requires[state])
-            for move in model.moves[state] { produced = produced.union(move.adds) }
-        }
-        // A key the team's own rules test is read, as a step's requirement is.
-        for property in model.properties { for k in property.condition.keys { required.insert(KeyID(k)) } }
-        // A factor key is read by the assurance levels (section 6).
-        for k in model.assurance.factorKeys { required.insert(KeyID(k)) }
-        lint.unusedData = model.names(of: produced.subtracting(required).subtracting(model.outputs))
-        lint.unreachable = (0..<model.stateCount).filter { !graph.isReachable($0) }.map { model.states[$0] }
-        let fired = graph.firedRows()
-        for (i, row) in model.rows.enumerated() {
-            if !fired[i] { lint.deadTransitions.append(Lint.rowName(from: model.states[row.from.index], on: model.events[row.event.index])) }
-        }
-        return lint
     }
 }

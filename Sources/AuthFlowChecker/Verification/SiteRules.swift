@@ -96,19 +96,33 @@ struct SiteRules {
         var sites: [Violation] = []
         for move in moves where move.target == nil {
             let event = model.events[move.event.index]
-            sites.append(violation(.illegalTransition, state, event: event,
-                                   "\(name) emits \(event), but the table has no transition from \(name) on \(event)"))
+            sites.append(violation(.illegalTransition, state, event: event, Self.illegalMessage(name, event: event)))
         }
         if model.isTerminal[state] {
             if let violation = terminalExit(state) { sites.append(violation) }
         } else if model.isBackOnly[state] {
             // Left with back by design (help, information): neither a deadlock nor a trap.
         } else if !moves.contains(where: { $0.target != nil }) {
-            let why = moves.isEmpty ? "its step emits no events" : "none of the events it emits has a transition"
-            sites.append(violation(.deadlock, state, "\(name) is not terminal and has no legal forward move: \(why)"))
+            sites.append(violation(.deadlock, state, Self.deadlockMessage(model, state: state)))
         } else if !canExit[state] {
-            sites.append(violation(.noExit, state, "\(name) has forward moves, but no terminal state is reachable from it"))
+            sites.append(violation(.noExit, state, Self.noExitMessage(name)))
         }
         return sites
+    }
+
+    /// The message of an `illegal-transition` of a static flow: no row of the table takes `event` from `state`.
+    static func illegalMessage(_ state: String, event: String) -> String {
+        "\(state) emits \(event), but the table has no transition from \(state) on \(event)"
+    }
+
+    /// The message of a `deadlock` at `state` of a static flow, whatever its data.
+    static func deadlockMessage(_ model: FlowModel, state: Int) -> String {
+        let why = model.moves[state].isEmpty ? "its step emits no events" : "none of the events it emits has a transition"
+        return "\(model.states[state]) is not terminal and has no legal forward move: \(why)"
+    }
+
+    /// The message of a `no-exit` at `state` of a static flow, whatever its data.
+    static func noExitMessage(_ state: String) -> String {
+        "\(state) has forward moves, but no terminal state is reachable from it"
     }
 }

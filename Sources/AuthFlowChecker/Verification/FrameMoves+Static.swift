@@ -1,0 +1,90 @@
+import AuthFlow
+
+extension FrameMoves {
+    /// The moves of a static flow whose search finished, found once per state and shared by that state's configurations.
+    ///
+    /// A static flow's (``FlowModel/isStatic``) step offers the same emissions, each taken by the same row or by none,
+    /// whatever its data: its configurations of one state differ only in the data their moves carry along. So the
+    /// first configuration of each reachable state is expanded alone. It gives the state's offered events, fired
+    /// rows and illegal events (the first configuration breadth-first is where each `(state, event)` is first
+    /// illegal), and a move to a state means a move from every configuration of the state to one of that state,
+    /// which the finished search stored. A configuration can move when its state can, and can reach a terminal
+    /// configuration when its state can reach a terminal state: the same answers as expanding every configuration
+    /// (`StaticFrameMovesTests` compares them), for O(C) time and memory instead of O(C · m).
+    ///
+    /// `nil` for a flow whose moves depend on its data, and for a search stopped at a limit: there a move may
+    /// lead past what was stored, which only the configuration knows.
+    /// - Complexity: O(S · m + C) time for S reachable states, m emissions per step and C configurations; O(C + S · m) memory.
+    static func sharedPerState(_ graph: ConfigurationGraph) -> FrameMoves? {
+        let model = graph.model
+        guard model.isStatic, graph.stoppedBy == nil else { return nil }
+        let stateCount = model.stateCount
+        var facts = ModelChecker.FrameFacts(model)
+        var illegal: [Int64: (position: Int32, keys: UInt64, values: UInt64)] = [:]
+        var stateMoves = [Bool](repeating: false, count: stateCount)
+        // The state graph's moves as (target, source) pairs, turned into each state's predecessors below.
+        var edgeTarget: [Int32] = [], edgeSource: [Int32] = []
+        var successors: [FlowModel.Successor] = []
+        for state in 0..<stateCount where graph.isReachable(state) {
+            let first = graph.firstOfState[state]
+            let configuration = graph.configurations[Int(first)]
+            model.successors(state: state, keys: configuration.keys, values: configuration.values, into: &successors)
+            for successor in successors {
+                facts.markOffered(state: state, emission: successor.emission)
+                if successor.row >= 0 {
+                    facts.markFired(successor.row)
+                    if model.emissions[state][successor.emission].bySystem { facts.systemMoves[state] = true } else { facts.userMoves[state] = true }
+                }
+                switch successor.outcome {
+                case .illegal:
+                    let site = Int64(state) << 32 | Int64(successor.event.rawValue)
+                    if illegal[site] == nil { illegal[site] = (first, successor.effectKeys, successor.effectValues) }
+                case let .push(target, _, _), let .replace(target, _, _):
+                    stateMoves[state] = true
+                    edgeTarget.append(target.rawValue)
+                    edgeSource.append(Int32(state))
+                case .reset:
+                    stateMoves[state] = true
+                    edgeTarget.append(model.initial.rawValue)
+                    edgeSource.append(Int32(state))
+                }
+            }
+        }
+        // Backward from the terminal states over the state graph's moves.
+        var predecessorStart = [Int](repeating: 0, count: stateCount + 1)
+        for target in edgeTarget { predecessorStart[Int(target) + 1] += 1 }
+        for s in 0..<stateCount { predecessorStart[s + 1] += predecessorStart[s] }
+        var predecessors = [Int32](repeating: 0, count: edgeTarget.count)
+        var filled = predecessorStart
+        for (e, target) in edgeTarget.enumerated() {
+            predecessors[filled[Int(target)]] = edgeSource[e]
+            filled[Int(target)] += 1
+        }
+        var stateExits = [Bool](repeating: false, count: stateCount)
+        var work: [Int32] = []
+        for state in 0..<stateCount where model.isTerminal[state] && graph.isReachable(state) {
+            stateExits[state] = true
+            work.append(Int32(state))
+        }
+        while let next = work.popLast() {
+            for predecessor in predecessors[predecessorStart[Int(next)]..<predecessorStart[Int(next) + 1]] where !stateExits[Int(predecessor)] {
+                stateExits[Int(predecessor)] = true
+                work.append(predecessor)
+            }
+        }
+        // Each configuration takes its state's answers, read and written in place (two `map`s cost 60 instructions a configuration).
+        var canMove = [Bool](repeating: false, count: graph.count), canExit = canMove
+        graph.configurations.withUnsafeBufferPointer { configurations in
+            canMove.withUnsafeMutableBufferPointer { canMove in
+                canExit.withUnsafeMutableBufferPointer { canExit in
+                    for i in configurations.indices where i < canMove.count && i < canExit.count {
+                        let state = Int(configurations[i].state)
+                        canMove[i] = stateMoves[state]
+                        canExit[i] = stateExits[state]
+                    }
+                }
+            }
+        }
+        return FrameMoves(graph: graph, canMove: canMove, canExit: canExit, firstIllegal: illegal, facts: facts, expanded: graph.count)
+    }
+}
