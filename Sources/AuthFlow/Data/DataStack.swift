@@ -88,17 +88,27 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
                 if index >= denseValues.count {
                     denseValues.append(contentsOf: repeatElement(nil, count: index + 1 - denseValues.count))
                 }
-                // Move the new value in and the old one out: no copy, no destroy.
                 var slot = value
-                let adding = slot != nil
-                swap(&slot, &denseValues[index])
-                denseCount &+= (adding ? 1 : 0) &- (slot == nil ? 0 : 1)
+                let change = Self.exchange(&slot, &denseValues[index])
+                denseCount &+= change
                 return slot
             }
             leaveDenseMode()
         }
         if let value { return values.updateValue(value, forKey: key) }
         return values.removeValue(forKey: key)
+    }
+
+    /// Moves `value` into a key's dense `slot` and the slot's old value out into `value`, and returns what that does to ``denseCount``.
+    ///
+    /// The one rule for a dense slot, kept by ``set(_:to:)``, ``write(_:_:)`` and ``pop()``: a swap in place, so no value is
+    /// copied or destroyed; the count gains one when a value arrives where there was none and loses one when a value leaves
+    /// for none (−1, 0 or +1).
+    @inlinable @inline(__always)
+    static func exchange(_ value: inout Value?, _ slot: inout Value?) -> Int {
+        let arriving = value != nil
+        swap(&value, &slot)
+        return (arriving ? 1 : 0) &- (value == nil ? 0 : 1)
     }
 
     /// Moves the values into the dictionary for good (a key id too large or negative for an array).
@@ -141,9 +151,8 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
             // Both slots exist: the new value moves into the key's slot, the old one into the log's reused slot (whose
             // `nil` comes out), each by a swap in place: no value copied or destroyed.
             var moving = value
-            let adding = moving != nil
-            denseValues.withUnsafeMutableBufferPointer { swap(&moving, &$0[index]) }
-            denseCount &+= (adding ? 1 : 0) &- (moving == nil ? 0 : 1)
+            let change = denseValues.withUnsafeMutableBufferPointer { Self.exchange(&moving, &$0[index]) }
+            denseCount &+= change
             let slot = logCount
             log.withUnsafeMutableBufferPointer { entries in
                 entries[slot].key = key
@@ -185,9 +194,7 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
                     while i > start {
                         i &-= 1
                         guard let index = _DenseIndex.index(entries[i].key), index < slots.count else { continue }
-                        let had = slots[index] != nil
-                        swap(&entries[i].previous, &slots[index])
-                        change &+= (slots[index] != nil ? 1 : 0) &- (had ? 1 : 0)
+                        change &+= Self.exchange(&entries[i].previous, &slots[index])
                         entries[i].previous = nil
                     }
                 }
