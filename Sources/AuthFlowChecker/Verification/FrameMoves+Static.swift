@@ -51,27 +51,8 @@ extension FrameMoves {
             }
         }
         // Backward from the terminal states over the state graph's moves.
-        var predecessorStart = [Int](repeating: 0, count: stateCount + 1)
-        for target in edgeTarget { predecessorStart[Int(target) + 1] += 1 }
-        for s in 0..<stateCount { predecessorStart[s + 1] += predecessorStart[s] }
-        var predecessors = [Int32](repeating: 0, count: edgeTarget.count)
-        var filled = predecessorStart
-        for (e, target) in edgeTarget.enumerated() {
-            predecessors[filled[Int(target)]] = edgeSource[e]
-            filled[Int(target)] += 1
-        }
-        var stateExits = [Bool](repeating: false, count: stateCount)
-        var work: [Int32] = []
-        for state in 0..<stateCount where model.isTerminal[state] && graph.isReachable(state) {
-            stateExits[state] = true
-            work.append(Int32(state))
-        }
-        while let next = work.popLast() {
-            for predecessor in predecessors[predecessorStart[Int(next)]..<predecessorStart[Int(next) + 1]] where !stateExits[Int(predecessor)] {
-                stateExits[Int(predecessor)] = true
-                work.append(predecessor)
-            }
-        }
+        let terminals = (0..<stateCount).filter { model.isTerminal[$0] && graph.isReachable($0) }.map(Int32.init)
+        let stateExits = Self.reachBackward(count: stateCount, sources: &edgeSource, targets: &edgeTarget, from: terminals)
         // Each configuration takes its state's answers, read and written in place (two `map`s cost 60 instructions a configuration).
         var canMove = [Bool](repeating: false, count: graph.count), canExit = canMove
         graph.configurations.withUnsafeBufferPointer { configurations in

@@ -106,41 +106,16 @@ struct FrameMoves {
                 }
             }
         }
-        // Each configuration's predecessors: `predecessors[predecessorStart[c] ..< predecessorStart[c + 1]]`.
-        var predecessorStart = [Int](repeating: 0, count: count + 1)
-        for target in edgeTarget { predecessorStart[Int(target) + 1] += 1 }
-        for c in 0..<count { predecessorStart[c + 1] += predecessorStart[c] }
-        var predecessors = [Int32](repeating: 0, count: edgeTarget.count)
-        var filled = predecessorStart
-        for (e, target) in edgeTarget.enumerated() {
-            predecessors[filled[Int(target)]] = edgeSource[e]
-            filled[Int(target)] += 1
-        }
-        edgeTarget = []
-        edgeSource = []
         // Backward from every terminal configuration, and from every one whose moves leave what the search stored.
-        var canExit = [Bool](repeating: false, count: count)
-        var work: [Int32] = []
-        for i in 0..<count where model.isTerminal[Int(graph.configurations[i].state)] {
-            canExit[i] = true
-            work.append(Int32(i))
-        }
-        for i in open where !canExit[Int(i)] {
-            canExit[Int(i)] = true
-            work.append(i)
-        }
+        var seeds: [Int32] = []
+        for i in 0..<count where model.isTerminal[Int(graph.configurations[i].state)] { seeds.append(Int32(i)) }
+        seeds.append(contentsOf: open)
         // Not expanded: where they lead is unknown, as for a move past what the search stored.
-        for i in expanded..<count where !canExit[i] {
+        for i in expanded..<count where !model.isTerminal[Int(graph.configurations[i].state)] {
             canMove[i] = true
-            canExit[i] = true
-            work.append(Int32(i))
+            seeds.append(Int32(i))
         }
-        while let next = work.popLast() {
-            for predecessor in predecessors[predecessorStart[Int(next)]..<predecessorStart[Int(next) + 1]] where !canExit[Int(predecessor)] {
-                canExit[Int(predecessor)] = true
-                work.append(predecessor)
-            }
-        }
+        let canExit = Self.reachBackward(count: count, sources: &edgeSource, targets: &edgeTarget, from: seeds)
         self.expanded = expanded
         self.canMove = canMove
         self.canExit = canExit
@@ -201,5 +176,39 @@ struct FrameMoves {
         if graph.model.isStatic { return SiteRules.illegalMessage(name, event: eventName) }
         return "\(name) emits \(eventName), but no row of the table from \(name) on \(eventName) holds for the data after it, "
             + graph.dataText(keys: keys, values: values)
+    }
+}
+
+extension FrameMoves {
+    /// Which of `count` nodes reach one of `seeds` over the edges `sources[e] -> targets[e]`: a search backward from
+    /// the seeds over each node's predecessors, kept as one flat list sorted by target. The edges are emptied once
+    /// that list is made, so the two are not held at once.
+    /// - Complexity: O(count + E) time and memory for E edges.
+    static func reachBackward(count: Int, sources: inout [Int32], targets: inout [Int32], from seeds: [Int32]) -> [Bool] {
+        // Each node's predecessors: `predecessors[predecessorStart[c] ..< predecessorStart[c + 1]]`.
+        var predecessorStart = [Int](repeating: 0, count: count + 1)
+        for target in targets { predecessorStart[Int(target) + 1] += 1 }
+        for c in 0..<count { predecessorStart[c + 1] += predecessorStart[c] }
+        var predecessors = [Int32](repeating: 0, count: targets.count)
+        var filled = predecessorStart
+        for (e, target) in targets.enumerated() {
+            predecessors[filled[Int(target)]] = sources[e]
+            filled[Int(target)] += 1
+        }
+        sources = []
+        targets = []
+        var reaches = [Bool](repeating: false, count: count)
+        var work: [Int32] = []
+        for seed in seeds where !reaches[Int(seed)] {
+            reaches[Int(seed)] = true
+            work.append(seed)
+        }
+        while let next = work.popLast() {
+            for predecessor in predecessors[predecessorStart[Int(next)]..<predecessorStart[Int(next) + 1]] where !reaches[Int(predecessor)] {
+                reaches[Int(predecessor)] = true
+                work.append(predecessor)
+            }
+        }
+        return reaches
     }
 }
