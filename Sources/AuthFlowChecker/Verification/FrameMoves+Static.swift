@@ -30,11 +30,7 @@ extension FrameMoves {
             let configuration = graph.configurations[Int(first)]
             model.successors(state: state, keys: configuration.keys, values: configuration.values, into: &successors)
             for successor in successors {
-                facts.markOffered(state: state, emission: successor.emission)
-                if successor.row >= 0 {
-                    facts.markFired(successor.row)
-                    if model.emissions[state][successor.emission].bySystem { facts.systemMoves[state] = true } else { facts.userMoves[state] = true }
-                }
+                facts.note(successor, in: state, of: model)
                 switch successor.outcome {
                 case .illegal:
                     let site = Int64(state) << 32 | Int64(successor.event.rawValue)

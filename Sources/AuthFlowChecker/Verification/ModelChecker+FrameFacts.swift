@@ -38,16 +38,16 @@ extension ModelChecker {
             systemMoves = [Bool](repeating: false, count: model.stateCount)
         }
 
-        /// Notes that row number `row` fired.
-        mutating func markFired(_ row: Int) {
-            if fired.indices.contains(row) { fired[row] = true }
-        }
-
-        /// Notes that the step of `state` offered its `emission`-th emission.
-        mutating func markOffered(state: Int, emission: Int) {
+        /// Notes what `successor`, a move of a configuration of `state` in `model`, says: its step offered the
+        /// emission, its row (if one holds) fired, and the state has a move the user or the system makes.
+        mutating func note(_ successor: FlowModel.Successor, in state: Int, of model: FlowModel) {
+            let emission = successor.emission
             if emissionStart.indices.contains(state + 1), emission >= 0, emissionStart[state] + emission < emissionStart[state + 1] {
                 offered[emissionStart[state] + emission] = true
             }
+            guard successor.row >= 0 else { return }
+            if fired.indices.contains(successor.row) { fired[successor.row] = true }
+            if model.emissions[state][emission].bySystem { systemMoves[state] = true } else { userMoves[state] = true }
         }
 
         /// Whether row number `row` fired from some reachable configuration.
