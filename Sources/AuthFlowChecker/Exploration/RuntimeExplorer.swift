@@ -68,8 +68,14 @@ package struct RuntimeExplorer: Sendable {
     /// limit on the configurations it stores (a count that overflows saturates at `Int.max`).
     /// - Complexity: O(C · m + depth · E) for C configurations and E deduplicated edges.
     package func countStacks(depth: Int) -> Int {
-        FlowAnalysis(model: model, limits: CheckLimits(depth: depth, maxConfigurations: .max), edges: true).graph(within: .none)
-            .countStacks(depth: max(0, depth)).total
+        wholeGraph(depth: depth).countStacks(depth: max(0, depth)).total
+    }
+
+    /// The configuration graph within `depth`, with no limit on the configurations it stores: the run's own when its
+    /// analysis has a whole one, else searched now.
+    func wholeGraph(depth: Int) -> ConfigurationGraph {
+        if let graph = analysis?.graph(within: .none), graph.stoppedBy == nil { return graph }
+        return FlowAnalysis(model: model, limits: CheckLimits(depth: depth, maxConfigurations: .max), edges: true).graph(within: .none)
     }
 
     /// Walks every stack of at most `depth` events through `driver`, which must be at its root.
@@ -105,10 +111,7 @@ package struct RuntimeExplorer: Sendable {
     /// Section 5's count of the stacks of at most `depth` forward moves, on the run's graph when it has a whole one; nil
     /// when `timeout` seconds after `start` stopped it.
     func countHistories(depth: Int, timeout: Double? = nil, start: Date = Date()) -> Int? {
-        let whole = analysis.map { $0.graph(within: .none) }
-        let graph = whole.flatMap { $0.stoppedBy == nil ? $0 : nil }
-            ?? FlowAnalysis(model: model, limits: CheckLimits(depth: depth, maxConfigurations: .max), edges: true).graph(within: .none)
-        let counts = graph.countStacks(depth: max(0, depth), timeout: timeout, start: start)
+        let counts = wholeGraph(depth: depth).countStacks(depth: max(0, depth), timeout: timeout, start: start)
         return counts.stoppedBy == nil ? counts.total : nil
     }
 }
