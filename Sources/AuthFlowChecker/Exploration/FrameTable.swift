@@ -76,6 +76,10 @@ struct FrameTable {
         var landing: Int32 = -1
         /// Section 5: it updates the screen in place (`"history": "replace"`), so the user's back takes it off with the frame below.
         var replaces = false
+        /// An in-place update that leaves the configuration as it was (a screen that reloads itself, say): the history is
+        /// the one below it, so the walk drives it, checks it and undoes it, but walks nothing above it (every stack above
+        /// it is a stack above its source, walked there).
+        var stays = false
     }
 
     /// What the walk checks for one emission of a configuration's step.
@@ -241,7 +245,10 @@ struct FrameTable {
                     if let row = model.emissions[state][emission].rows.first(where: { $0.row == successor.row }), row.hasEffects {
                         move.effectAdds = (row.effects.addKeys | row.entry.addKeys) & ~adds & keys
                     }
-                    if case .replace = successor.outcome { move.replaces = true }
+                    if case .replace = successor.outcome {
+                        move.replaces = true
+                        move.stays = move.target == id
+                    }
                     // A push and an in-place update to the same configuration build different histories (section 5).
                     let earlier = moves[moveStart...].contains { $0.target == move.target && $0.replaces == move.replaces }
                     move.walked = !earlier

@@ -30,7 +30,9 @@ struct WalkNode {
 /// built-in runtime says which events it accepts event by event (``FlowDriver/canHandle(_:)``).
 /// A reset must land on the variant's root with nothing to undo (then the path is replayed, since a
 /// reset cannot be undone). An app (``DriverTraits/app``) is also sent every event its step does not emit. Siblings that push the same frame are one stack, so the
-/// stacks counted equal the configuration graph's count. Memory is proportional to the depth (the table is bounded, see
+/// stacks counted equal the configuration graph's count; an in-place update that leaves its configuration as it was (section
+/// 5: a screen that reloads itself) builds no history of its own, so it is driven, checked and undone with nothing walked
+/// above it (``FrameTable/Move/stays``). Memory is proportional to the depth (the table is bounded, see
 /// ``FrameTable``).
 struct Walk<Driver: FlowDriver> {
     typealias Node = WalkNode
@@ -273,7 +275,10 @@ struct Walk<Driver: FlowDriver> {
         expect(move, height: nodes.count + 1)
         let via = Int32(m) - table.entries[Int(nodes[top].config)].moveStart
         let target = expanded(move.target)
-        nodes.append(Node(config: target, next: table.entries[Int(target)].moveStart, event: move.event, via: via, logStart: Int32(logStart)))
+        // An update that leaves the configuration as it was is checked and undone, with nothing walked above it: its node
+        // starts past its last move.
+        let next = move.stays ? table.entries[Int(target)].moveEnd : table.entries[Int(target)].moveStart
+        nodes.append(Node(config: target, next: next, event: move.event, via: via, logStart: Int32(logStart)))
     }
 
     /// Configuration `target` with its moves in the table: expanded now if it was not (the only place the table grows:
