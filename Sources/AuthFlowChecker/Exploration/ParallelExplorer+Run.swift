@@ -4,15 +4,23 @@ import Foundation
 
 /// The tasks of a parallel walk and the workers that take them.
 extension ParallelExplorer {
-    /// One unit of work: every variant's stacks of fewer than `p` events (`path` empty), the subtree below `path` in
-    /// `variant`, or section 5's count of histories (``count``).
+    /// One unit of work (its ``Kind``).
     struct Task: Sendable {
+        enum Kind: Sendable {
+            /// Every variant's stacks of fewer than `p` events.
+            case top
+            /// The subtree below `path` in `variant`.
+            case subtree
+            /// The count of a flow whose stacks are histories (``FlowModel/stacksAreHistories``), on the model alone: one
+            /// task among the walk's, so it runs beside them.
+            case count
+        }
+        var kind: Kind
         var variant: Int
         var path: [Int32]
 
-        /// The count of a flow whose stacks are histories (``FlowModel/stacksAreHistories``), on the model alone: one task
-        /// among the walk's, so it runs beside them.
-        static let count = Task(variant: -2, path: [])
+        static let top = Task(kind: .top, variant: -1, path: [])
+        static let count = Task(kind: .count, variant: -1, path: [])
     }
 
     /// The prefix depth and the tasks: the top of every variant's tree, then one subtree per stack of exactly `p` events.
@@ -51,7 +59,7 @@ extension ParallelExplorer {
             frontier = next
             if frontier.isEmpty { break }
         }
-        return (prefix, [Task(variant: -1, path: [])] + frontier.map { Task(variant: $0.variant, path: $0.path) })
+        return (prefix, [Task.top] + frontier.map { Task(kind: .subtree, variant: $0.variant, path: $0.path) })
     }
 
     /// Walks the flow with `workers` threads, each driving the runtime `makeDriver()` returns.
@@ -71,24 +79,25 @@ extension ParallelExplorer {
         DispatchQueue.concurrentPerform(iterations: min(workers, tasks.count)) { _ in
             let driver = makeDriver()
             var subtrees: Walk<Driver>?
-            while let index = shared.take() {
+            taking: while let index = shared.take() {
                 let task = tasks[index]
-                if task.variant == Task.count.variant {
+                switch task.kind {
+                case .count:
                     histories.value = explorer.countHistories(depth: depth, timeout: timeout, start: started)
-                } else if task.path.isEmpty {
+                case .top:
                     var walk = Walk(model: model, driver: driver, traits: traits, depth: prefix - 1, deadline: nil, timeout: timeout,
                                          resetStacks: resets, start: { driver.start(variant: $0) })
                     walk.monitor = { [unowned shared] count in shared.tick(count, depth: prefix - 1) }
                     walk.runAll()
                     shared.merge(walk)
-                } else {
+                case .subtree:
                     if subtrees == nil {
                         subtrees = Walk(model: model, driver: driver, traits: traits, depth: depth, deadline: nil, timeout: timeout,
                                              resetStacks: resets, start: { driver.start(variant: $0) })
                         subtrees?.monitor = { [unowned shared] count in shared.tick(count, depth: depth) }
                     }
                     subtrees?.runSubtree(variant: task.variant, path: task.path)
-                    if subtrees?.stoppedBy != nil { break }
+                    if subtrees?.stoppedBy != nil { break taking }
                 }
             }
             if let subtrees { shared.merge(subtrees) }

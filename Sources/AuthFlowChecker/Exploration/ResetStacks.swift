@@ -74,16 +74,10 @@ final class ResetStacks: Sendable {
     }
 
     /// Whether the stack of move ordinals `path` from `variant`'s root is the one at which the resets of its top
-    /// configuration `configuration` are driven (as ``drivesResets(_:variant:nodes:)`` asks of a walk's stack).
-    func drivesResets(_ configuration: Configuration, variant: Int, path: [Int32]) -> Bool {
-        guard let found = paths[configuration] else { return false }
-        return found.variant == variant && found.path == path
-    }
-
-    /// Whether the stack `nodes` (in `variant`) is the one at which the resets of its top configuration `configuration` are driven.
-    func drivesResets(_ configuration: Configuration, variant: Int, nodes: PointerStack<WalkNode>) -> Bool {
-        guard let found = paths[configuration], found.variant == variant, found.path.count == nodes.count - 1 else { return false }
-        for i in found.path.indices where nodes[i + 1].via != found.path[i] { return false }
-        return true
+    /// configuration `configuration` are driven. The walk asks it of its nodes' ordinals (`nodes.dropFirst().lazy.map(\.via)`,
+    /// nothing allocated), the parallel tasks of their paths.
+    func drivesResets(_ configuration: Configuration, variant: Int, path: some Collection<Int32>) -> Bool {
+        guard let found = paths[configuration], found.variant == variant, found.path.count == path.count else { return false }
+        return found.path.elementsEqual(path)
     }
 }

@@ -8,7 +8,7 @@ extension Walk {
     /// undoes it. Counts the subtree's stacks only; the stacks above it belong to whoever walks them.
     ///
     /// A move of `path` may be a reset whose landing the walk walks on from (``ResetStacks``): the landing is then a
-    /// node of its own and the base of the runtime's history, as in ``walkOn(from:landing:logStart:)``, and a path
+    /// node of its own and the base of the runtime's history, as in ``walkOn(from:)``, and a path
     /// that ends with such a reset walks on from its landing.
     ///
     /// The walk keeps its table, sites and counts from one subtree to the next.
@@ -21,12 +21,7 @@ extension Walk {
             let accepted = send(move: m, height: nodes.count + 1)
             if table.moves[m].target == FrameTable.reset {
                 guard accepted else { return }
-                let move = table.moves[m]
-                let logStart = log.count
-                expect(move, height: nodes.count + 1)
-                let landing = expanded(move.landing)
-                nodes.append(Node(config: landing, next: table.entries[Int(landing)].moveStart, event: move.event, via: via,
-                                  logStart: Int32(logStart)))
+                pushLanding(m)
                 base = nodes.count - 1
             } else {
                 pushModel(m)
@@ -45,8 +40,6 @@ extension Walk {
         }
         // Refused: reported where the reset was driven.
         guard send(move: m, height: nodes.count + 1) else { return }
-        let logStart = log.count
-        expect(table.moves[m], height: nodes.count + 1)
-        walkOn(from: m, landing: table.moves[m].landing, logStart: logStart)
+        walkOn(from: m)
     }
 }

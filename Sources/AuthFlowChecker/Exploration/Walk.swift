@@ -71,7 +71,7 @@ struct Walk<Driver: FlowDriver> {
     let resetStacks: ResetStacks
     /// The stack height below which this walk does not go: 0 for a whole walk, the subtree's root's parent for ``runSubtree(variant:path:)``.
     var floor = 0
-    /// The node the runtime's history starts at: 0, or a reset's landing the walk walks on from (``walkOn(from:landing:)``).
+    /// The node the runtime's history starts at: 0, or a reset's landing the walk walks on from (``walkOn(from:)``).
     var base = 0
     /// When set, called every 4096 stacks with the stacks counted since the last call instead of reporting
     /// progress and checking the deadline; returns whether to stop (walks that share an exploration share its limits).
@@ -434,14 +434,16 @@ struct Walk<Driver: FlowDriver> {
         checkRules(node.config)
         if checksAssurance { checkAssurance(entry) }
         // Section 5: the app's back is not the walk's undo, so it is pressed at every node where the spec allows it.
+        // The frames the user's back takes off here (section 5), once asked (-1 until then).
+        var takes = -1
         if !readsInternals && table.section5History && entry.facts.contains(.backAllowed) {
-            let takes = backFrames()
+            takes = backFrames()
             if takes > 0 { checkAppBack(entry, takes: takes) }
         }
         // A reset cannot be undone: the resets of a configuration are driven once, at the shortest stack that reaches it (``ResetStacks``).
         var driveResets = false
         if entry.facts.contains(.resets) && !entry.facts.contains(.resetsDriven)
-            && resetStacks.drivesResets(entry.configuration, variant: variant, nodes: nodes) {
+            && resetStacks.drivesResets(entry.configuration, variant: variant, path: nodes.dropFirst().lazy.map(\.via)) {
             table.markResetsDriven(node.config)
             driveResets = true
         }
@@ -534,7 +536,8 @@ struct Walk<Driver: FlowDriver> {
             }
         }
         guard probes else { return }
-        let backAllowed = nodes.count - base > 1 && entry.facts.contains(.backAllowed) && (!table.section5History || backFrames() > 0)
+        let backAllowed = nodes.count - base > 1 && entry.facts.contains(.backAllowed)
+            && (!table.section5History || (takes >= 0 ? takes : backFrames()) > 0)
         // An app cannot say whether back is possible: it is only tried, at the root too.
         if readsInternals && driver.canGoBack != backAllowed {
             report(.divergence, state: entry.state, event: -1) { model in
@@ -576,15 +579,21 @@ struct Walk<Driver: FlowDriver> {
         for ordinal in landings where stoppedBy == nil {
             let m = Int(self.entry(at: top).moveStart + ordinal)
             guard send(move: m, height: nodes.count + 1) else { continue }   // refused: reported where it was driven
-            let logStart = log.count
-            expect(table.moves[m], height: nodes.count + 1)
-            walkOn(from: m, landing: table.moves[m].landing, logStart: logStart)
-            while log.count > logStart {
-                let change = log.removeLast()
-                expected[Int(change.key)] = change.previous
-            }
+            walkOn(from: m)
             resync()
         }
+    }
+
+    /// Puts the landing of reset move `m` of the top node on the stack, once the runtime has taken the reset: the keys its
+    /// emission adds hold its tokens, and the node's `via` is the reset's ordinal, so ``resync()`` replays the reset. The
+    /// caller makes it the base of the runtime's history; dropping the node takes its tokens back.
+    mutating func pushLanding(_ m: Int) {
+        let via = Int32(m) - entry(at: nodes.count - 1).moveStart
+        let move = table.moves[m]
+        let logStart = log.count
+        expect(move, height: nodes.count + 1)
+        let landing = expanded(move.landing)
+        nodes.append(Node(config: landing, next: table.entries[Int(landing)].moveStart, event: move.event, via: via, logStart: Int32(logStart)))
     }
 
     /// Walks on from the landing of reset move `m` of the top node, where the runtime now is: a one-frame history that is
@@ -593,20 +602,16 @@ struct Walk<Driver: FlowDriver> {
     /// The landing becomes a node above the reset's source (its `via` the reset's ordinal, so ``resync()`` replays the
     /// reset) and the base of the runtime's history; the walk goes up from it as from a root, within the same depth
     /// (the reset is a forward move), and never undoes it: a reset cannot be undone. The caller resyncs afterwards.
-    mutating func walkOn(from m: Int, landing: Int32, logStart: Int) {
-        let source = nodes.count - 1
-        guard source < depth else { return }
-        let via = Int32(m) - entry(at: source).moveStart
-        let event = table.moves[m].event
-        let target = expanded(landing)
+    mutating func walkOn(from m: Int) {
+        guard nodes.count - 1 < depth else { return }
         let saved = (floor: floor, base: base)
         defer { (floor, base) = saved }
-        nodes.append(Node(config: target, next: table.entries[Int(target)].moveStart, event: event, via: via, logStart: Int32(logStart)))
+        pushLanding(m)
         let height = nodes.count
         base = height - 1
         floor = height
         // A landing the runtime missed was reported where its reset was driven: nothing above it is walked.
-        let landed = table.entries[Int(target)]
+        let landed = entry(at: height - 1)
         guard matcher.matches(state: landed.state, values: landed.values, data: landed.data, height: 1) else {
             dropTop()
             return
