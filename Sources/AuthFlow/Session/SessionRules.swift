@@ -49,6 +49,8 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     /// makes a value per key it writes nor reads a value's text to find its branch.
     @usableFromInline let domainValues: [[Value]]
     @usableFromInline private(set) var root: (keys: UInt64, values: UInt64)
+    /// The counters, as bits by key id (a counter has no presence bit: its value is its count).
+    @usableFromInline let counterBits: UInt64
     /// Section 5: the server-side counters, as bits by key id (a counter has no presence bit to find it by).
     @usableFromInline let serverCounters: UInt64
     /// Section 5: the server-side keys, by id (empty in a flow without them).
@@ -71,6 +73,7 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
         let layout = model.layout
         self.layout = layout
         self.serverKeyIDs = layout.isServer.indices.filter { layout.isServer[$0] }
+        self.counterBits = layout.kinds.indices.reduce(0) { layout.isCounter($1) ? $0 | 1 << UInt64($1) : $0 }
         self.serverCounters = serverKeyIDs.reduce(0) { layout.isCounter($1) ? $0 | 1 << UInt64($1) : $0 }
         self.usesSection5History = !serverKeyIDs.isEmpty || model.emissions.joined().contains { $0.rows.contains(where: \.replace) }
         self.domainValues = layout.domains.map { $0.map(values.makeText) }
@@ -328,7 +331,14 @@ extension FlowSession {
             let k = bits.trailingZeroBitCount
             bits &= bits - 1
             let key = rules.keys[k]
-            let sentValue = sentBits & (1 << UInt64(k)) != 0 ? output(key) : nil
+            let bit: UInt64 = 1 << UInt64(k)
+            // A key the move leaves absent (no presence bit, not a counter, not sent) has no value to make: most are
+            // clears of keys absent already, which the data stack then skips.
+            if (childKeys | rules.counterBits | sentBits) & bit == 0 {
+                storage.data.write(key, nil)
+                continue
+            }
+            let sentValue = sentBits & bit != 0 ? output(key) : nil
             storage.data.write(key, rules.value(of: k, keys: childKeys, values: childValues, output: sentValue))
         }
         storage.frames.append((childKeys, childValues))
