@@ -73,6 +73,27 @@ import Testing
         #expect(session.machine.historyCount == 2)
     }
 
+    /// A value is found in its key's domain by `==`, whatever its bytes: a text in another normalisation (here a Kelvin
+    /// sign for a K, longer in UTF-8) takes the branch of the domain text it equals, by the send the checker uses too.
+    @Test func aTextEqualToADomainValueInOtherBytesTakesItsBranch() throws {
+        let json = try Version2Tests.fixture()
+            .replacingOccurrences(of: #"["done", "confirmTotp""#, with: #"["Kdone", "confirmTotp""#)
+            .replacingOccurrences(of: #"{ "nextStep": "done" }"#, with: #"{ "nextStep": "Kdone" }"#)
+        let kelvin = "\u{212A}done"
+        #expect(kelvin == "Kdone" && kelvin.utf8.count != "Kdone".utf8.count)
+        for checkerPath in [false, true] {
+            let session: Session = try Version2Tests.load(json).makeNamedSession(variant: 0)
+            try session.send("begin") { _ in "a@b.c" }
+            if checkerPath {
+                #expect(session.trySend("submitted") { _ in .string(kelvin) })
+            } else {
+                try session.handle(StepOutput("submitted", data: [("nextStep", .string(kelvin))]))
+            }
+            #expect(session.state == "signedIn")
+            #expect(session.value("nextStep") == .string("Kdone"))
+        }
+    }
+
     @Test func clearsRemoveDataAndBackRestoresItExactly() throws {
         let session = try Self.session()
         try session.send("begin") { _ in "a@b.c" }

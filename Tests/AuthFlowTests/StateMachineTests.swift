@@ -163,6 +163,36 @@ import Testing
         try check("k", "j")
         try check(KeyID(2), KeyID(0))
     }
+
+    /// Removing a key that is absent changes nothing (the runtime clears every key a move may touch): what the
+    /// stack answers, and what a pop restores, are those of a frame that never named it.
+    @Test func removingAnAbsentKeyChangesNothing() throws {
+        func check<Key: Hashable>(_ k: Key, _ j: Key, _ far: Key) throws {
+            var data = DataStack<Key, FlowValue>()
+            data.push([(k, FlowValue.string("1"))])
+            data.beginFrame()
+            data.write(j, nil)
+            data.write(far, nil)
+            data.write(k, nil)
+            data.write(k, nil)
+            data.write(j, FlowValue.string("2"))
+            #expect(data.current == [j: FlowValue.string("2")] && data.count == 1 && data[k] == nil)
+            #expect(data.frame(at: 1).map(\.key) == [j] && data.frame(at: 0).map(\.value) == [FlowValue.string("1")])
+            data.beginFrame()
+            data.write(k, nil)
+            data.write(k, FlowValue.string("3"))
+            #expect(data.frame(at: 2).map(\.value) == [FlowValue.string("3")])
+            try data.pop()
+            #expect(data.current == [j: FlowValue.string("2")] && data.count == 1)
+            try data.pop()
+            #expect(data.current == [k: FlowValue.string("1")] && data.count == 1)
+            #expect(data.frame(at: 0).map(\.value) == [FlowValue.string("1")])
+            try data.pop()
+            #expect(data.current.isEmpty && data.count == 0 && data.depth == 0)
+        }
+        try check("k", "j", "far")
+        try check(KeyID(2), KeyID(0), KeyID(40))
+    }
 }
 
 @Suite struct StateMachineReentrancyTests {

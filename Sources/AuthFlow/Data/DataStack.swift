@@ -147,6 +147,12 @@ public struct DataStack<Key: Hashable, Value: Equatable> {
 
     /// Sets `key` to `value`, or removes it for `nil`, in the frame ``beginFrame()`` started; ``pop()`` restores it.
     @inlinable @inline(__always) public mutating func write(_ key: Key, _ value: __owned Value?) {
+        if dense, let index = _DenseIndex.index(key), value == nil, index >= denseValues.count || denseValues[index] == nil {
+            // A key that stays absent changes nothing, so nothing is logged: neither this write nor the frame's pop moves a
+            // value (a runtime clears every key a move may change, most of them already absent). What the stack answers is
+            // the same, ``frame(at:)`` included: a frame lists no key it left absent.
+            return
+        }
         if dense, logCount < log.count, let index = _DenseIndex.index(key), index < denseValues.count {
             // Both slots exist: the new value moves into the key's slot, the old one into the log's reused slot (whose
             // `nil` comes out), each by a swap in place: no value copied or destroyed.

@@ -48,7 +48,12 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     /// Per key: its domain's values as the app's values (`makeText` of each text), made once, so a move neither
     /// makes a value per key it writes nor reads a value's text to find its branch.
     @usableFromInline let domainValues: [[Value]]
+    /// Parallel to ``domainValues``: the UTF-8 length of each value that is a ``FlowValue`` text (-1 for any other), so
+    /// ``domainIndex(of:key:)`` compares a text only with the domain's texts of its length.
+    @usableFromInline let domainTextLengths: [[Int]]
     @usableFromInline private(set) var root: (keys: UInt64, values: UInt64)
+    /// The counters, as bits by key id (a counter has no presence bit: its value is its count).
+    @usableFromInline let counterBits: UInt64
     /// Section 5: the server-side counters, as bits by key id (a counter has no presence bit to find it by).
     @usableFromInline let serverCounters: UInt64
     /// Section 5: the server-side keys, by id (empty in a flow without them).
@@ -71,9 +76,12 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
         let layout = model.layout
         self.layout = layout
         self.serverKeyIDs = layout.isServer.indices.filter { layout.isServer[$0] }
+        self.counterBits = layout.kinds.indices.reduce(0) { layout.isCounter($1) ? $0 | 1 << UInt64($1) : $0 }
         self.serverCounters = serverKeyIDs.reduce(0) { layout.isCounter($1) ? $0 | 1 << UInt64($1) : $0 }
         self.usesSection5History = !serverKeyIDs.isEmpty || model.emissions.joined().contains { $0.rows.contains(where: \.replace) }
-        self.domainValues = layout.domains.map { $0.map(values.makeText) }
+        let domainValues = layout.domains.map { $0.map(values.makeText) }
+        self.domainValues = domainValues
+        self.domainTextLengths = domainValues.map { $0.map { Self.textLength($0) ?? -1 } }
         self.moves = SessionMoves(model: model)
         var addValuedStart = [0], addValuedKeys: [Int] = []
         var choiceCount: [Int] = [], choiceStart: [Int] = [], choiceOf: [Int] = []
@@ -132,6 +140,26 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     /// Whether the step of `state` offers its emission `index` now and some branch of it has a row that fires.
     @inlinable @inline(__always) func accepts(state: Int, emission index: Int, in frame: (keys: UInt64, values: UInt64)) -> Bool {
         moves.accepts(state: state, emission: index, keys: frame.keys, values: frame.values)
+    }
+
+    /// The UTF-8 length of `value` when it is a ``FlowValue`` text (the runtime's own values), else `nil`.
+    @inlinable @inline(__always) static func textLength(_ value: Value) -> Int? {
+        // A test on the type: it folds away in code specialised for the value type.
+        guard Value.self == FlowValue.self, case let .string(text) = value as! FlowValue else { return nil }
+        return text.utf8.count
+    }
+
+    /// The index of `value` in key `k`'s domain (its first equal value: a domain lists no value twice).
+    ///
+    /// A text is compared first only with the domain's texts of its length: `==` on two long texts of different
+    /// lengths reads their bytes, and the walk sends every answer of a 25-text domain from every frame. A text equal
+    /// to a domain text of another length (canonically equivalent, other bytes) is found by the whole search after.
+    @inlinable @inline(__always) func domainIndex(of value: Value, key k: Int) -> Int? {
+        if let length = Self.textLength(value) {
+            let lengths = domainTextLengths[k]
+            for i in lengths.indices where lengths[i] == length && domainValues[k][i] == value { return i }
+        }
+        return domainValues[k].firstIndex(of: value)
     }
 
     /// The value the app holds for key `k` in the frame `(keys, values)`: `output` for a key the step
@@ -274,7 +302,7 @@ extension FlowSession {
             }
             // The walk sends the domain's own values: found by equality first, by their text otherwise. Only the
             // answers the emission lists for the key (its whole domain unless it lists some) make a branch.
-            guard let index = rules.domainValues[k].firstIndex(of: value)
+            guard let index = rules.domainIndex(of: value, key: k)
                 ?? rules.values.text(value).flatMap({ layout.domains[k].firstIndex(of: $0) }),
                 case let choice = rules.addValuedChoiceOf[rules.addValuedChoiceStart[position] + index], choice >= 0 else {
                 refusal = .notInDomain(k)
@@ -328,7 +356,14 @@ extension FlowSession {
             let k = bits.trailingZeroBitCount
             bits &= bits - 1
             let key = rules.keys[k]
-            let sentValue = sentBits & (1 << UInt64(k)) != 0 ? output(key) : nil
+            let bit: UInt64 = 1 << UInt64(k)
+            // A key the move leaves absent (no presence bit, not a counter, not sent) has no value to make: most are
+            // clears of keys absent already, which the data stack then skips.
+            if (childKeys | rules.counterBits | sentBits) & bit == 0 {
+                storage.data.write(key, nil)
+                continue
+            }
+            let sentValue = sentBits & bit != 0 ? output(key) : nil
             storage.data.write(key, rules.value(of: k, keys: childKeys, values: childValues, output: sentValue))
         }
         storage.frames.append((childKeys, childValues))
