@@ -1,3 +1,4 @@
+import AuthCheckTestSupport
 import AuthFlow
 import Foundation
 @testable import AuthFlowChecker
@@ -53,7 +54,10 @@ import Testing
     /// once emptied.
     @Test func indexNumbersInOrderAndForgets() {
         var index = ConfigurationIndex()
-        let configurations = (0..<5_000).map { Configuration(state: Int32($0 % 7), keys: UInt64($0 / 7), values: UInt64($0 % 3) << 40) }
+        let configurations: [Configuration] = (0..<5_000).map { (i: Int) -> Configuration in
+            let values = UInt64(i % 3) << 40
+            return Configuration(state: Int32(i % 7), keys: UInt64(i / 7), values: values)
+        }
         for (i, configuration) in configurations.enumerated() { #expect(index.append(configuration) == Int32(i)) }
         #expect(index.count == configurations.count)
         #expect(configurations.indices.allSatisfy { index[configurations[$0]] == Int32($0) })
