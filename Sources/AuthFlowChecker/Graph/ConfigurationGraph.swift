@@ -37,13 +37,13 @@ struct Configuration: Hashable, Sendable {
 package struct ConfigurationGraph: Sendable {
     /// The flow.
     package let model: FlowModel
-    /// Reachable configurations in breadth-first order; index 0 is the root.
+    /// Reachable configurations in breadth-first order; index 0 is the root. The same list as ``index``'s, held once.
     let configurations: [Configuration]
     /// The configuration each one was first reached from, or -1 for the root.
     let parent: [Int32]
     /// The raw event id that first reached each configuration, or -1 for the root.
     let via: [Int32]
-    /// The edges of configuration `i` are `edgeStart[i] ..< edgeStart[i + 1]`.
+    /// The edges of configuration `i` are `edgeStart[i] ..< edgeStart[i + 1]`; empty when the graph keeps no edges.
     let edgeStart: [Int]
     /// Per edge: the child configuration's index.
     let edgeTarget: [Int32]
@@ -71,12 +71,15 @@ package struct ConfigurationGraph: Sendable {
     /// Reports progress to ``CheckProgress/current`` every 1,024 configurations expanded, and
     /// stops at `limits.maxConfigurations` stored or `limits.timeout` seconds after `start`.
     /// - Parameter edges: whether to keep the deduplicated edges, which only stack counts need;
-    ///   without them every configuration has none, and the search is about a quarter cheaper.
-    package init(model: FlowModel, limits: CheckLimits = CheckLimits(), start: Date = Date(), edges keepEdges: Bool = true) {
+    ///   without them every configuration has none, and the search is about a quarter cheaper. A flow whose stacks are
+    ///   histories (``FlowModel/stacksAreHistories``) keeps none either way: its count reads every move, not the edges
+    ///   (``countHistories(depth:timeout:start:progress:)``), and they were 9 MB of an authenticator's 121,824 configurations.
+    package init(model: FlowModel, limits: CheckLimits = CheckLimits(), start: Date = Date(), edges: Bool = true) {
+        let keepEdges = edges && !model.stacksAreHistories
         let stateCount = model.stateCount
         if model.layout.hasServerKeys {
             let reach = BackReach(model: model, limits: limits, start: start)
-            self = ConfigurationGraph(model: model, reach: reach, edges: keepEdges)
+            self = ConfigurationGraph(model: model, reach: reach)
             return
         }
         let progress = CheckProgress.current
@@ -89,8 +92,8 @@ package struct ConfigurationGraph: Sendable {
             for (i, row) in model.rows.enumerated() where rowOf[row.from.index][row.event] == nil { rowOf[row.from.index][row.event] = Int32(i) }
         }
 
+        // The configurations found are `index.configurations`, in the order found.
         var index = ConfigurationIndex()
-        var configurations: [Configuration] = []
         var parent: [Int32] = []
         var via: [Int32] = []
         var edgeStart: [Int] = []
@@ -104,7 +107,6 @@ package struct ConfigurationGraph: Sendable {
 
         func discover(_ configuration: Configuration, from parentIndex: Int32, event: Int32) -> Int32 {
             let position = index.append(configuration)
-            configurations.append(configuration)
             distance.append(parentIndex < 0 ? 0 : distance[Int(parentIndex)] + 1)
             parent.append(parentIndex)
             via.append(event)
@@ -127,8 +129,8 @@ package struct ConfigurationGraph: Sendable {
         var edgeFrom: [Int32] = []
         var successors: [FlowModel.Successor] = []
         var head = 0
-        search: while head < configurations.count {
-            let configuration = configurations[head]
+        search: while head < index.count {
+            let configuration = index.configurations[head]
             if keepEdges { edgeStart.append(edgeTarget.count) }
             /// Records the child `(target, keys, values)` reached by `event` through `row`; false when a limit stops the search.
             func visit(_ target: StateID, _ keys: UInt64, _ values: UInt64, event: EventID, row: Int32) -> Bool {
@@ -137,7 +139,7 @@ package struct ConfigurationGraph: Sendable {
                 if let known = index[child] {
                     position = known
                 } else {
-                    if configurations.count >= limits.maxConfigurations {
+                    if index.count >= limits.maxConfigurations {
                         stoppedBy = .maxConfigurations(limits.maxConfigurations)
                         return false
                     }
@@ -145,7 +147,7 @@ package struct ConfigurationGraph: Sendable {
                 }
                 // Only siblings can push the same frame; the earlier event keeps it.
                 if keepEdges {
-                    while edgeFrom.count < configurations.count { edgeFrom.append(-1) }
+                    while edgeFrom.count < index.count { edgeFrom.append(-1) }
                     if edgeFrom[Int(position)] != Int32(head) {
                         edgeFrom[Int(position)] = Int32(head)
                         edgeTarget.append(position)
@@ -172,7 +174,7 @@ package struct ConfigurationGraph: Sendable {
                         // starts a history of its own. Found here (a path to it shows the reset), it has no edge: nothing is pushed.
                         let landing = Configuration(state: model.initial.rawValue, keys: keys, values: values)
                         if index[landing] == nil {
-                            if configurations.count >= limits.maxConfigurations {
+                            if index.count >= limits.maxConfigurations {
                                 stoppedBy = .maxConfigurations(limits.maxConfigurations)
                                 break search
                             }
@@ -189,7 +191,7 @@ package struct ConfigurationGraph: Sendable {
                     var depth = 0
                     var cursor = parent[head - 1]
                     while cursor >= 0 { depth += 1; cursor = parent[Int(cursor)] }
-                    progress.update(.configurations, count: configurations.count, depth: depth)
+                    progress.update(.configurations, count: index.count, depth: depth)
                 }
                 if let timeout = limits.timeout, Date().timeIntervalSince(start) > timeout {
                     stoppedBy = .timeout(seconds: timeout)
@@ -197,29 +199,30 @@ package struct ConfigurationGraph: Sendable {
                 }
             }
         }
-        // Configurations the search did not expand (it stopped early), or all without edges, have none.
-        while edgeStart.count < configurations.count { edgeStart.append(edgeTarget.count) }
-        edgeStart.append(edgeTarget.count)
+        // Configurations the search did not expand (it stopped early) have none.
+        if keepEdges {
+            while edgeStart.count < index.count { edgeStart.append(edgeTarget.count) }
+            edgeStart.append(edgeTarget.count)
+        }
 
-        self.init(model: model, configurations: configurations, parent: parent, via: via, edges: (edgeStart, edgeTarget, edgeRow),
+        self.init(model: model, parent: parent, via: via, edges: (edgeStart, edgeTarget, edgeRow),
                   firstOfState: firstOfState, firstUnmet: firstUnmet, stoppedBy: stoppedBy, index: index,
                   depth: distance, backReach: nil, reachIndex: [], reachPosition: [])
     }
 
     /// The graph of a flow with server-side keys from its search over backs: configurations shortest first, each one's
     /// parent the configuration its shortest path's last step (or, after a back, the back's whole excursion) starts from.
-    private init(model: FlowModel, reach: BackReach, edges keepEdges: Bool) {
+    /// It keeps no edges: a flow with server-side keys counts histories (``FlowModel/stacksAreHistories``).
+    private init(model: FlowModel, reach: BackReach) {
         let order = reach.settled
         var position = [Int32](repeating: -1, count: reach.configurations.count)
         for (i, c) in order.enumerated() { position[Int(c)] = Int32(i) }
-        var configurations: [Configuration] = [], parent: [Int32] = [], via: [Int32] = [], depth: [Int32] = []
+        var parent: [Int32] = [], via: [Int32] = [], depth: [Int32] = []
         var index = ConfigurationIndex()
         var firstOfState = [Int32](repeating: -1, count: model.stateCount)
         var firstUnmet = [Int32](repeating: -1, count: model.stateCount)
-        var edgeStart: [Int] = [], edgeTarget: [Int32] = [], edgeRow: [Int32] = []
         for (i, c) in order.enumerated() {
             let configuration = reach.configurations[Int(c)]
-            configurations.append(configuration)
             index.append(configuration)
             depth.append(reach.length[Int(c)])
             switch reach.derivation[Int(c)] {
@@ -234,31 +237,17 @@ package struct ConfigurationGraph: Sendable {
             if firstOfState[state] < 0 { firstOfState[state] = Int32(i) }
             if firstUnmet[state] < 0, !model.meetsRequirements(state: state, keys: configuration.keys) { firstUnmet[state] = Int32(i) }
         }
-        for c in order {
-            edgeStart.append(edgeTarget.count)
-            var seen = Set<Int32>()
-            for move in reach.moves[Int(c)] {
-                let target = position[Int(move.target)]
-                guard target >= 0 else { continue }
-                if move.kind == 2 { continue }
-                if keepEdges, seen.insert(target).inserted {
-                    edgeTarget.append(target)
-                    edgeRow.append(move.row)
-                }
-            }
-        }
-        edgeStart.append(edgeTarget.count)
-        self.init(model: model, configurations: configurations, parent: parent, via: via, edges: (edgeStart, edgeTarget, edgeRow),
+        self.init(model: model, parent: parent, via: via, edges: ([], [], []),
                   firstOfState: firstOfState, firstUnmet: firstUnmet, stoppedBy: reach.stoppedBy, index: index,
                   depth: depth, backReach: reach, reachIndex: order, reachPosition: position)
     }
 
     /// Every field, as the two searches above find them.
-    private init(model: FlowModel, configurations: [Configuration], parent: [Int32], via: [Int32],
+    private init(model: FlowModel, parent: [Int32], via: [Int32],
                  edges: (start: [Int], target: [Int32], row: [Int32]), firstOfState: [Int32], firstUnmet: [Int32],
                  stoppedBy: StopReason?, index: ConfigurationIndex, depth: [Int32], backReach: BackReach?, reachIndex: [Int32], reachPosition: [Int32]) {
         self.model = model
-        self.configurations = configurations
+        self.configurations = index.configurations
         self.parent = parent
         self.via = via
         self.edgeStart = edges.start
@@ -315,8 +304,8 @@ package struct ConfigurationGraph: Sendable {
     /// The number of states some configuration is in.
     package var reachableStates: Int { firstOfState.lazy.filter { $0 >= 0 }.count }
 
-    /// The edges of configuration `i`, as indices into ``edgeTarget`` and ``edgeRow``.
-    func edges(of i: Int) -> Range<Int> { edgeStart[i]..<edgeStart[i + 1] }
+    /// The edges of configuration `i`, as indices into ``edgeTarget`` and ``edgeRow``: none when the graph keeps no edges.
+    func edges(of i: Int) -> Range<Int> { edgeStart.isEmpty ? 0..<0 : edgeStart[i]..<edgeStart[i + 1] }
 
     /// The steps of the shortest path from its variant's root to configuration `position`.
     func events(to position: Int32) -> [FlowPath.Step] {

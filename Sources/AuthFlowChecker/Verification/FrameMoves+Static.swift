@@ -22,10 +22,12 @@ extension FrameMoves {
         var facts = ModelChecker.FrameFacts(model)
         var illegal: [Int64: (position: Int32, keys: UInt64, values: UInt64)] = [:]
         var stateMoves = [Bool](repeating: false, count: stateCount)
-        // The state graph's moves as (target, source) pairs, turned into each state's predecessors below.
-        var edgeTarget: [Int32] = [], edgeSource: [Int32] = []
+        // The state graph's moves, state `s`'s at `edgeStart[s] ..< edgeStart[s + 1]`, turned into each state's predecessors below.
+        var edgeStart = [Int](repeating: 0, count: stateCount + 1), edgeTarget: [Int32] = []
         var successors: [FlowModel.Successor] = []
-        for state in 0..<stateCount where graph.isReachable(state) {
+        for state in 0..<stateCount {
+            edgeStart[state] = edgeTarget.count
+            guard graph.isReachable(state) else { continue }
             let first = graph.firstOfState[state]
             let configuration = graph.configurations[Int(first)]
             model.successors(state: state, keys: configuration.keys, values: configuration.values, into: &successors)
@@ -38,17 +40,16 @@ extension FrameMoves {
                 case let .push(target, _, _), let .replace(target, _, _):
                     stateMoves[state] = true
                     edgeTarget.append(target.rawValue)
-                    edgeSource.append(Int32(state))
                 case .reset:
                     stateMoves[state] = true
                     edgeTarget.append(model.initial.rawValue)
-                    edgeSource.append(Int32(state))
                 }
             }
         }
         // Backward from the terminal states over the state graph's moves.
         let terminals = (0..<stateCount).filter { model.isTerminal[$0] && graph.isReachable($0) }.map(Int32.init)
-        let stateExits = Self.reachBackward(count: stateCount, sources: &edgeSource, targets: &edgeTarget, from: terminals)
+        edgeStart[stateCount] = edgeTarget.count
+        let stateExits = Self.reachBackward(count: stateCount, edgeStart: edgeStart, targets: &edgeTarget, from: terminals)
         // Each configuration takes its state's answers, read and written in place (two `map`s cost 60 instructions a configuration).
         var canMove = [Bool](repeating: false, count: graph.count), canExit = canMove
         graph.configurations.withUnsafeBufferPointer { configurations in

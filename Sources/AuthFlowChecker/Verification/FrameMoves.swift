@@ -61,9 +61,10 @@ struct FrameMoves {
         var successors: [FlowModel.Successor] = []
         var illegal: [Int64: (position: Int32, keys: UInt64, values: UInt64)] = [:]
         var canMove = [Bool](repeating: false, count: count)
-        // The moves between stored configurations, as (target, source) pairs: one flat list, sorted by target below
-        // (an array per configuration cost a large flow twice the time and half again the memory).
-        var edgeTarget: [Int32] = [], edgeSource: [Int32] = []
+        // The moves between stored configurations: configuration `i`'s targets are `edgeTarget[edgeStart[i] ..< edgeStart[i + 1]]`,
+        // one flat list sorted by target below (an array per configuration cost a large flow twice the time and half again
+        // the memory; a source per move, 4 MB more of an authenticator's million moves).
+        var edgeStart = [Int](repeating: 0, count: count + 1), edgeTarget: [Int32] = []
         // Configurations with a move to a frame the search did not store (it stopped): where they lead is unknown.
         var open: [Int32] = []
         var facts = ModelChecker.FrameFacts(model)
@@ -73,6 +74,7 @@ struct FrameMoves {
                 expanded = i
                 break
             }
+            edgeStart[i] = edgeTarget.count
             let configuration = graph.configurations[i]
             let state = Int(configuration.state)
             model.successors(state: state, keys: configuration.keys, values: configuration.values, into: &successors)
@@ -86,7 +88,6 @@ struct FrameMoves {
                     canMove[i] = true
                     if let child = graph.index[Configuration(state: target.rawValue, keys: keys, values: values)] {
                         edgeTarget.append(child)
-                        edgeSource.append(Int32(i))
                     } else {
                         open.append(Int32(i))
                     }
@@ -95,13 +96,14 @@ struct FrameMoves {
                     // The new run's root: the variant's, or the configuration the row's keeps make (the search found both).
                     if let root = graph.index[Configuration(state: model.initial.rawValue, keys: keys, values: values)] {
                         edgeTarget.append(root)
-                        edgeSource.append(Int32(i))
                     } else {
                         open.append(Int32(i))
                     }
                 }
             }
         }
+        // Those not expanded have no moves listed.
+        for i in expanded...count { edgeStart[i] = edgeTarget.count }
         // Backward from every terminal configuration, and from every one whose moves leave what the search stored.
         var seeds: [Int32] = []
         for i in 0..<count where model.isTerminal[Int(graph.configurations[i].state)] { seeds.append(Int32(i)) }
@@ -111,7 +113,7 @@ struct FrameMoves {
             canMove[i] = true
             seeds.append(Int32(i))
         }
-        let canExit = Self.reachBackward(count: count, sources: &edgeSource, targets: &edgeTarget, from: seeds)
+        let canExit = Self.reachBackward(count: count, edgeStart: edgeStart, targets: &edgeTarget, from: seeds)
         self.expanded = expanded
         self.canMove = canMove
         self.canExit = canExit
@@ -176,22 +178,25 @@ struct FrameMoves {
 }
 
 extension FrameMoves {
-    /// Which of `count` nodes reach one of `seeds` over the edges `sources[e] -> targets[e]`: a search backward from
-    /// the seeds over each node's predecessors, kept as one flat list sorted by target. The edges are emptied once
-    /// that list is made, so the two are not held at once.
+    /// Which of `count` nodes reach one of `seeds` over the edges `s -> targets[e]` for `e` in `edgeStart[s] ..< edgeStart[s + 1]`:
+    /// a search backward from the seeds over each node's predecessors, kept as one flat list sorted by target. The
+    /// targets are emptied once that list is made, so the two are not held at once.
     /// - Complexity: O(count + E) time and memory for E edges.
-    static func reachBackward(count: Int, sources: inout [Int32], targets: inout [Int32], from seeds: [Int32]) -> [Bool] {
-        // Each node's predecessors: `predecessors[predecessorStart[c] ..< predecessorStart[c + 1]]`.
+    static func reachBackward(count: Int, edgeStart: [Int], targets: inout [Int32], from seeds: [Int32]) -> [Bool] {
+        // Each node's predecessors: `predecessors[predecessorStart[c] ..< predecessorStart[c + 1]]`. Each count is
+        // summed into where its node's list ends, and each predecessor is placed by moving that end down one, so the
+        // ends become the starts with no second array of them.
         var predecessorStart = [Int](repeating: 0, count: count + 1)
-        for target in targets { predecessorStart[Int(target) + 1] += 1 }
+        for target in targets { predecessorStart[Int(target)] += 1 }
         for c in 0..<count { predecessorStart[c + 1] += predecessorStart[c] }
         var predecessors = [Int32](repeating: 0, count: targets.count)
-        var filled = predecessorStart
-        for (e, target) in targets.enumerated() {
-            predecessors[filled[Int(target)]] = sources[e]
-            filled[Int(target)] += 1
+        for source in 0..<count {
+            for e in edgeStart[source]..<edgeStart[source + 1] {
+                let target = Int(targets[e])
+                predecessorStart[target] -= 1
+                predecessors[predecessorStart[target]] = Int32(source)
+            }
         }
-        sources = []
         targets = []
         var reaches = [Bool](repeating: false, count: count)
         var work: [Int32] = []
