@@ -102,7 +102,9 @@ import Testing
         let moves = table.moves[Int(entry.moveStart)..<Int(entry.moveEnd)]
         #expect(moves.map { model.events[Int($0.event)] } == ["reload", "open"])
         #expect(moves.map(\.stays) == [true, false])
-        #expect(moves.map(\.walked) == [true, true])
+        // The walk does not take the reload: it drives it where it probes the configuration.
+        #expect(moves.map(\.walked) == [false, true])
+        #expect(entry.facts.contains(.stays))
     }
 
     /// The nodes the walk drives, the reload's own included (the explorer reports the histories instead).
@@ -115,8 +117,8 @@ import Testing
 
     @Test func theWalkDrivesAReloadButWalksNothingAboveIt() throws {
         let model = try SpecLoader.load(json: Self.reloadInPlace)
-        // start; list; its reload (driven, checked, undone); detail; more. Above the reload the stacks are list's again:
-        // walking them would drive list, detail and more twice more at depth 3.
+        // start; list; its reload (driven, checked, undone where list is probed); detail; more. Above the reload the stacks
+        // are list's again: walking them would drive list, detail and more twice more at depth 3.
         let walked = Self.nodes(model, SessionDriver(model: model), depth: 3)
         #expect(walked.nodes == 5)
         #expect(walked.violations.isEmpty)

@@ -31,8 +31,7 @@ extension ParallelExplorer {
         let model = explorer.model
         let target = workers * max(1, tasksPerWorker)
         var table = FrameTable(model: model, depth: depth, capacity: Int(Int32.max))
-        // A stub reached by an update that stays on its configuration has nothing above it (``FrameTable/Move/stays``).
-        struct Stub { var variant: Int; var config: Int32; var path: [Int32]; var stays = false }
+        struct Stub { var variant: Int; var config: Int32; var path: [Int32] }
         var frontier = model.roots.enumerated().map { variant, root in
             Stub(variant: variant, config: table.intern(Configuration(state: model.initial.rawValue, keys: root.keys, values: root.values)), path: [])
         }
@@ -44,10 +43,10 @@ extension ParallelExplorer {
                 let entry = table.entries[Int(stub.config)]
                 let drivesResets = !resets.landings.isEmpty && entry.facts.contains(.resets)
                     && resets.drivesResets(entry.configuration, variant: stub.variant, path: stub.path)
-                for m in Int(entry.moveStart)..<Int(entry.moveEnd) where !stub.stays {
+                for m in Int(entry.moveStart)..<Int(entry.moveEnd) {
                     let move = table.moves[m], ordinal = Int32(m) - entry.moveStart
                     if move.walked {
-                        next.append(Stub(variant: stub.variant, config: move.target, path: stub.path + [ordinal], stays: move.stays))
+                        next.append(Stub(variant: stub.variant, config: move.target, path: stub.path + [ordinal]))
                     } else if drivesResets && move.target == FrameTable.reset && move.landing >= 0
                                 && resets.walksOn(from: entry.configuration, ordinal: ordinal, landing: table.entries[Int(move.landing)].configuration,
                                                   variant: stub.variant) {

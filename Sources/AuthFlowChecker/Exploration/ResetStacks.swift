@@ -34,28 +34,61 @@ final class ResetStacks: Sendable {
             self.landings = landings
             return
         }
+        // Each configuration's moves come from a table that holds one configuration at a time (the walk's moves, in its
+        // order); what the search keeps is a dense id per configuration met, and per id the variant that last reached it
+        // and how (its parent and the move's ordinal). A table of every configuration within the depth was the peak of
+        // checking an authenticator of 121,824 configurations (31 MB of moves).
         var table = FrameTable(model: model, depth: depth, capacity: Int(Int32.max))
+        var index = ConfigurationIndex()
+        var reachedIn: [Int32] = [], parent: [Int32] = [], ordinal: [Int32] = []
+        /// The id of `configuration`, reached in `variant` from `from` by move `move`; nil when `variant` reached it already.
+        func reach(_ configuration: Configuration, in variant: Int, from: Int32, move: Int32) -> Int32? {
+            let id = index[configuration] ?? index.append(configuration)
+            if Int(id) == reachedIn.count {
+                reachedIn.append(-1)
+                parent.append(-1)
+                ordinal.append(-1)
+            }
+            guard reachedIn[Int(id)] != Int32(variant) else { return nil }
+            (reachedIn[Int(id)], parent[Int(id)], ordinal[Int(id)]) = (Int32(variant), from, move)
+            return id
+        }
+        /// The move ordinals from the variant's root to `id`, up its parents.
+        func path(to id: Int32) -> [Int32] {
+            var path: [Int32] = []
+            var cursor = id
+            while parent[Int(cursor)] >= 0 {
+                path.append(ordinal[Int(cursor)])
+                cursor = parent[Int(cursor)]
+            }
+            return path.reversed()
+        }
         for (variant, root) in model.roots.enumerated() {
-            let first = table.intern(Configuration(state: model.initial.rawValue, keys: root.keys, values: root.values))
-            var seen: Set<Int32> = [first]
-            var level: [(config: Int32, path: [Int32])] = [(first, [])]
+            let rootConfiguration = Configuration(state: model.initial.rawValue, keys: root.keys, values: root.values)
+            guard let first = reach(rootConfiguration, in: variant, from: -1, move: -1) else { continue }
+            var level: [Int32] = [first]
             var length = 0
             while !level.isEmpty {
-                var next: [(config: Int32, path: [Int32])] = []
-                for (config, path) in level {
-                    table.expand(config, of: model)
-                    let entry = table.entries[Int(config)]
-                    if entry.facts.contains(.resets), paths[entry.configuration] == nil { paths[entry.configuration] = (variant, path) }
+                var next: [Int32] = []
+                for id in level {
+                    let configuration = index.configurations[Int(id)]
+                    table.removeAll()
+                    let here = table.intern(configuration)
+                    table.expand(here, of: model)
+                    let entry = table.entries[Int(here)]
+                    if entry.facts.contains(.resets), paths[configuration] == nil { paths[configuration] = (variant, path(to: id)) }
                     guard length < depth else { continue }
                     for m in Int(entry.moveStart)..<Int(entry.moveEnd) {
-                        let move = table.moves[m]
+                        let move = table.moves[m], ordinal = Int32(m) - entry.moveStart
                         if move.walked {
-                            if seen.insert(move.target).inserted { next.append((move.target, path + [Int32(m) - entry.moveStart])) }
-                        } else if move.target == FrameTable.reset && move.landing != first {
+                            if let child = reach(table.entries[Int(move.target)].configuration, in: variant, from: id, move: ordinal) {
+                                next.append(child)
+                            }
+                        } else if move.target == FrameTable.reset {
                             let landing = table.entries[Int(move.landing)].configuration
-                            guard landings[landing] == nil else { continue }
-                            landings[landing] = (variant, entry.configuration, Int32(m) - entry.moveStart)
-                            if seen.insert(move.landing).inserted { next.append((move.landing, path + [Int32(m) - entry.moveStart])) }
+                            guard landing != rootConfiguration, landings[landing] == nil else { continue }
+                            landings[landing] = (variant, configuration, ordinal)
+                            if let child = reach(landing, in: variant, from: id, move: ordinal) { next.append(child) }
                         }
                     }
                 }

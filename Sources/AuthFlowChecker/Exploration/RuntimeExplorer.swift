@@ -82,20 +82,19 @@ package struct RuntimeExplorer: Sendable {
     /// - Complexity: O(S · m) time for S stacks; O(depth) memory.
     package func explore<Driver: FlowDriver>(_ driver: Driver, depth: Int, timeout: Double? = nil) -> RuntimeExploration {
         let deadline = timeout.map { Date().addingTimeInterval($0) }
-        let progress = CheckProgress.current
         // The real runtime gets a walk specialised for it, whatever type the caller knew it by.
-        if let session = driver as? SessionDriver {
-            var walk = Walk(model: model, driver: session, traits: traits, depth: depth, deadline: deadline, timeout: timeout,
-                                 start: { session.start(variant: $0) })
-            walk.progress = progress
-            walk.runAll()
-            return counted(walk.result())
-        }
+        if let session = driver as? SessionDriver { return counted(walk(session, depth: depth, deadline: deadline, timeout: timeout)) }
+        return counted(walk(driver, depth: depth, deadline: deadline, timeout: timeout))
+    }
+
+    /// The walk of ``explore(_:depth:timeout:)`` before section 5's count: its tables are released when it returns, before
+    /// the count builds its own.
+    private func walk<Driver: FlowDriver>(_ driver: Driver, depth: Int, deadline: Date?, timeout: Double?) -> RuntimeExploration {
         var walk = Walk(model: model, driver: driver, traits: traits, depth: depth, deadline: deadline, timeout: timeout,
-                             start: { driver.start(variant: $0) })
-        walk.progress = progress
+                        start: { driver.start(variant: $0) })
+        walk.progress = CheckProgress.current
         walk.runAll()
-        return counted(walk.result())
+        return walk.result()
     }
 
     /// `exploration` with the stacks section 5 counts when two of the walk's paths can build the same history

@@ -31,8 +31,8 @@ struct WalkNode {
 /// A reset must land on the variant's root with nothing to undo (then the path is replayed, since a
 /// reset cannot be undone). An app (``DriverTraits/app``) is also sent every event its step does not emit. Siblings that push the same frame are one stack, so the
 /// stacks counted equal the configuration graph's count; an in-place update that leaves its configuration as it was (section
-/// 5: a screen that reloads itself) builds no history of its own, so it is driven, checked and undone with nothing walked
-/// above it (``FrameTable/Move/stays``). Memory is proportional to the depth (the table is bounded, see
+/// 5: a screen that reloads itself) builds no history of its own, so it is driven, checked and undone where the
+/// configuration is probed, with nothing walked above it (``FrameTable/Move/stays``). Memory is proportional to the depth (the table is bounded, see
 /// ``FrameTable``).
 struct Walk<Driver: FlowDriver> {
     typealias Node = WalkNode
@@ -275,10 +275,7 @@ struct Walk<Driver: FlowDriver> {
         expect(move, height: nodes.count + 1)
         let via = Int32(m) - table.entries[Int(nodes[top].config)].moveStart
         let target = expanded(move.target)
-        // An update that leaves the configuration as it was is checked and undone, with nothing walked above it: its node
-        // starts past its last move.
-        let next = move.stays ? table.entries[Int(target)].moveEnd : table.entries[Int(target)].moveStart
-        nodes.append(Node(config: target, next: next, event: move.event, via: via, logStart: Int32(logStart)))
+        nodes.append(Node(config: target, next: table.entries[Int(target)].moveStart, event: move.event, via: via, logStart: Int32(logStart)))
     }
 
     /// Configuration `target` with its moves in the table: expanded now if it was not (the only place the table grows:
@@ -561,6 +558,24 @@ struct Walk<Driver: FlowDriver> {
                 checkRulesOnRuntime(trigger: .forbiddenBack, mismatch: found)
                 resync()
             }
+        }
+        if entry.facts.contains(.stays) && top < depth && nodes.count == top + 1 { driveStayingUpdates() }
+    }
+
+    /// Drives each in-place update of the top node that leaves its configuration as it was (``FrameTable/Move/stays``):
+    /// sent, checked and undone like any move, with nothing walked above it, once per configuration where it is probed.
+    /// Such an update builds no history of its own, so the walk does not take it: what the runtime does with it is probed
+    /// as what it refuses is, at the shallowest stack of the configuration.
+    @inline(never)
+    mutating func driveStayingUpdates() {
+        let height = nodes.count
+        var m = Int(entry(at: height - 1).moveStart)
+        while m < Int(entry(at: height - 1).moveEnd) && stoppedBy == nil {
+            if table.moves[m].stays {
+                push(m)   // its target is the top's configuration, expanded already: the table is not emptied
+                if nodes.count > height { pop() }
+            }
+            m += 1
         }
     }
 

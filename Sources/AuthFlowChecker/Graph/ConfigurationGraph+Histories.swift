@@ -102,13 +102,11 @@ private struct HistoryCount {
         replaces.close(n)
         resets.close(n)
         (self.pushes, self.replaces, self.resets) = (pushes, replaces, resets)
-        var frameIndex: [Configuration: Int32] = [:]
+        // Numbered by an index, not a `Dictionary` (11 MB of an authenticator's 121,824 configurations).
+        var frameIndex = ConfigurationIndex()
         frame = graph.configurations.map { c in
             let key = Configuration(state: c.state, keys: c.keys & ~layout.serverKeys, values: c.values & ~layout.serverValues)
-            if let known = frameIndex[key] { return known }
-            let id = Int32(frameIndex.count)
-            frameIndex[key] = id
-            return id
+            return frameIndex[key] ?? frameIndex.append(key)
         }
         frameTotal = frameIndex.count
         state = graph.configurations.map(\.state)
