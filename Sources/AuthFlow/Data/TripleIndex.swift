@@ -25,8 +25,10 @@ package struct TripleIndex: Sendable {
     /// How many slots it has (at least twice ``count``).
     package var slotCount: Int { slots.count }
 
+    /// The slot the probe for key `(a, b, c)` starts at, of `mask + 1` (a power of two); the checker's configuration index
+    /// probes by it too.
     @inlinable @inline(__always)
-    static func slot(_ a: UInt64, _ b: UInt64, _ c: UInt64, mask: Int) -> Int {
+    package static func slot(_ a: UInt64, _ b: UInt64, _ c: UInt64, mask: Int) -> Int {
         var h = a &* 0x9E37_79B9_7F4A_7C15
         h = (h ^ b) &* 0xBF58_476D_1CE4_E5B9
         h = (h ^ c) &* 0x94D0_49BB_1331_11EB

@@ -23,14 +23,10 @@ struct ConfigurationIndex: Sendable {
     /// How many configurations it holds: the id the next one gets.
     var count: Int { configurations.count }
 
-    /// The slot `configuration`'s probe starts at: three rounds of multiply-and-xor, so configurations that differ in
-    /// one word or in the low bits still spread.
+    /// The slot `configuration`'s probe starts at: ``TripleIndex``'s hash of its three words.
     @inline(__always)
     private static func slot(_ configuration: Configuration, mask: Int) -> Int {
-        var h = UInt64(UInt32(bitPattern: configuration.state)) &* 0x9E37_79B9_7F4A_7C15
-        h = (h ^ configuration.keys) &* 0xBF58_476D_1CE4_E5B9
-        h = (h ^ configuration.values) &* 0x94D0_49BB_1331_11EB
-        return Int(truncatingIfNeeded: h ^ (h >> 31)) & mask
+        TripleIndex.slot(UInt64(UInt32(bitPattern: configuration.state)), configuration.keys, configuration.values, mask: mask)
     }
 
     /// The id of `configuration`, or `nil`.
