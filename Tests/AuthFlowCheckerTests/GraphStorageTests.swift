@@ -41,6 +41,21 @@ import Testing
         #expect(ConfigurationGraph(model: paths, edges: false).edgeStart.isEmpty)
     }
 
+    /// A flow whose stacks are histories keeps each configuration's forward moves instead, as the search found them:
+    /// the same moves the count would ask the semantics for again, in the same order. Not kept when not asked for, when
+    /// a limit stopped the search (its last configurations were not expanded), or for a flow whose stacks are paths.
+    @Test func forwardMovesAreKeptFromTheSearch() throws {
+        let histories = try SpecLoader.load(json: Self.replacing)
+        let graph = ConfigurationGraph(model: histories, edges: true)
+        let kept = try #require(graph.forwardMoves)
+        #expect(kept == ForwardMoves(graph: graph))
+        // The replace moves are there: `wrong` from the password screen, twice before attempts reaches its maximum.
+        #expect((0..<graph.count).reduce(0) { $0 + kept.range($1, .replace).count } >= 2)
+        #expect(ConfigurationGraph(model: histories, edges: false).forwardMoves == nil)
+        #expect(ConfigurationGraph(model: histories, limits: CheckLimits(maxConfigurations: 2), edges: true).forwardMoves == nil)
+        #expect(ConfigurationGraph(model: try SpecLoader.load(json: Self.pushing), edges: true).forwardMoves == nil)
+    }
+
     /// The graph's configurations are its index's: each one's id is its position, and the list is held once.
     @Test func configurationsAreTheIndexs() throws {
         for json in [Self.replacing, Self.pushing] {

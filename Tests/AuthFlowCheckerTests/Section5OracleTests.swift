@@ -178,6 +178,17 @@ import Testing
         Self.compare(model, depths: 0...7, "seed \(seed)")
     }
 
+    /// The same flows without server-side keys: where they have in-place updates their stacks are histories, and the
+    /// count reads the moves the graph's breadth-first search kept (``ForwardMoves``), not a search over backs.
+    @Test(arguments: 0..<40)
+    func theCountAgreesWithoutServerKeys(seed: Int) throws {
+        let json = Section5OracleTests.randomFlow(seed: UInt64(seed))
+            .replacingOccurrences(of: #", "server": true"#, with: "").replacingOccurrences(of: #""server": true"#, with: "")
+        let model = try SpecLoader.load(json: json)
+        #expect(!model.layout.hasServerKeys)
+        Self.compare(model, depths: 0...7, "seed \(seed) without server-side keys")
+    }
+
     @Test func theSignInSpecCountsItsHistories() throws {
         let model = try SpecLoader.load(file: Fixture.url(Fixture.signInNextStep).path)
         Self.compare(model, depths: 0...9, "sign-in-next-step")

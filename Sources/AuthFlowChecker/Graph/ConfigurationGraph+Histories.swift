@@ -19,19 +19,22 @@ extension ConfigurationGraph {
     /// data) that pushes, in-place updates and resets reach, a frame being a state and its client-side data.
     ///
     /// A history's frames form a tree (a trie of histories); the pairs at one node of it share their frames below the
-    /// top and differ in the top frame or the server data. The count goes through that tree one group of siblings at
-    /// a time: a group holds each configuration (top frame and server data) with the fewest forward moves that reach
-    /// it, closed under the in-place updates among them; the pushes out of one frame's configurations make the group
-    /// above that frame. The roots' group also holds each reset's landing, at the fewest forward moves to its
-    /// source plus one. Each pair counts for its state and for the row of its last move on its shortest path (the
-    /// lowest row among equals); a root for none.
+    /// top and differ in the top frame or the server data. A group of siblings holds each configuration (top frame and
+    /// server data) with the fewest forward moves that reach it, closed under the in-place updates among them; the
+    /// pushes out of one frame's configurations make the group above that frame. The roots' group also holds each
+    /// reset's landing, at the fewest forward moves to its source plus one. Each pair counts for its state and for the
+    /// row of its last move on its shortest path (the lowest row among equals); a root for none.
     ///
-    /// - Complexity: O(P · m) time for P pairs counted and m moves per configuration; O(C · m + depth · C) memory.
+    /// The group above a frame depends only on that frame's configurations and their moves (its *key*), so the count
+    /// goes up the tree one level at a time and makes each distinct key's group once, counted as many times as the
+    /// level has nodes with that key. Counts that would overflow saturate at `Int.max`.
+    ///
+    /// - Complexity: O(K · m) time for K distinct keys over all levels and m moves per configuration (at most one per
+    ///   pair counted); O(C · m + K') memory for the widest level's K' keys.
     func countHistories(depth: Int, timeout: Double? = nil, start: Date = Date(),
                         progress: ((_ height: Int) -> Void)? = nil) -> StackCounts {
         var count = HistoryCount(graph: self, depth: depth)
-        count.run(timeout: timeout, start: start)
-        progress?(depth)
+        count.run(timeout: timeout, start: start, progress: progress)
         return count.counts
     }
 }
@@ -42,7 +45,7 @@ extension ConfigurationGraph {
 private struct HistoryCount {
     var counts: ConfigurationGraph.StackCounts
     /// Each configuration's forward moves by kind, in the semantics' order.
-    var pushes: HistoryMoves, replaces: HistoryMoves, resets: HistoryMoves
+    let moves: ForwardMoves
     /// Each configuration's frame (its state and client-side data, an id) and state.
     let frame: [Int32]
     let state: [Int32]
@@ -58,16 +61,17 @@ private struct HistoryCount {
     var touchedCount = 0
     var pending: [[Int32]]
     var lowest = Int.max, highest = -1
-    /// The groups on the way down the tree of histories, one after another in one buffer (a group is its tail), and the
-    /// distinct frames of each with room above them. Both keep their length apart, so nothing is freed or allocated per group.
+    /// The group being counted, and its distinct frames with room above them, each with its members chained. Both keep
+    /// their length apart, so nothing is freed or allocated per group.
     var members: [HistoryMember] = []
     var memberCount = 0
     var frames: [(frame: Int32, first: Int32)] = []
     var frameCount = 0
     /// Where each frame was last listed in `frames` (an entry of the group being listed only if it still says so).
     var listedAt: [Int32]
-    /// Per group on the way down: where its members and its frames start, the next frame to go above, and its frames' end.
-    var levels: [(members: Int, frames: Int, next: Int, end: Int)] = []
+    /// The keys of the level being counted and of the level above it, and the key being made.
+    var level = HistoryKeys(), above = HistoryKeys()
+    var key: [UInt64] = []
     static let unset = Int64.max
 
     init(graph: ConfigurationGraph, depth: Int) {
@@ -76,32 +80,7 @@ private struct HistoryCount {
         let layout = model.layout
         counts = .init(total: 0, perState: [Int](repeating: 0, count: model.stateCount),
                        perRow: [Int](repeating: 0, count: model.rows.count), saturated: false)
-        var pushes = HistoryMoves(count: n), replaces = HistoryMoves(count: n), resets = HistoryMoves(count: n)
-        var successors: [FlowModel.Successor] = []
-        for i in 0..<n {
-            pushes.open(i)
-            replaces.open(i)
-            resets.open(i)
-            let c = graph.configurations[i]
-            model.successors(state: Int(c.state), keys: c.keys, values: c.values, into: &successors)
-            for successor in successors {
-                let row = Int32(successor.row)
-                // A target beyond a limit that stopped the search is left out.
-                switch successor.outcome {
-                case let .push(to, keys, values):
-                    if let target = graph.index[Configuration(state: to.rawValue, keys: keys, values: values)] { pushes.add(target, row) }
-                case let .replace(to, keys, values):
-                    if let target = graph.index[Configuration(state: to.rawValue, keys: keys, values: values)] { replaces.add(target, row) }
-                case let .reset(keys, values):
-                    if let target = graph.index[Configuration(state: model.initial.rawValue, keys: keys, values: values)] { resets.add(target, row) }
-                case .illegal: continue
-                }
-            }
-        }
-        pushes.close(n)
-        replaces.close(n)
-        resets.close(n)
-        (self.pushes, self.replaces, self.resets) = (pushes, replaces, resets)
+        moves = graph.forwardMoves ?? ForwardMoves(graph: graph)
         // Numbered by an index, not a `Dictionary` (11 MB of an authenticator's 121,824 configurations).
         var frameIndex = ConfigurationIndex()
         frame = graph.configurations.map { c in
@@ -118,12 +97,9 @@ private struct HistoryCount {
         while head < queue.count {
             let i = Int(queue[head])
             head += 1
-            for kind in 0..<3 {
-                let moves = kind == 0 ? pushes : kind == 1 ? replaces : resets
-                for m in moves.range(i) where forward[Int(moves.target[m])] < 0 {
-                    forward[Int(moves.target[m])] = forward[i] + 1
-                    queue.append(moves.target[m])
-                }
+            for m in moves.range(i) where forward[Int(moves.target[m])] < 0 {
+                forward[Int(moves.target[m])] = forward[i] + 1
+                queue.append(moves.target[m])
             }
         }
         self.forward = forward
@@ -144,7 +120,7 @@ private struct HistoryCount {
             touchedCount += 1
         }
         guard packed < old else { return }
-        if (old == Self.unset || old >> 32 != Int64(moves)) && moves < bound && !replaces.range(Int(c)).isEmpty {
+        if (old == Self.unset || old >> 32 != Int64(moves)) && moves < bound && !self.moves.range(Int(c), .replace).isEmpty {
             pending[Int(moves)].append(c)
             lowest = min(lowest, Int(moves))
             highest = max(highest, Int(moves))
@@ -152,7 +128,7 @@ private struct HistoryCount {
         best[Int(c)] = packed
     }
 
-    /// Closes the candidates under in-place updates, shortest first, and appends them to `members` as one group.
+    /// Closes the candidates under in-place updates, shortest first, and makes them the group's members.
     mutating func settle() {
         var moves = lowest
         while moves <= highest {
@@ -161,12 +137,13 @@ private struct HistoryCount {
                 let c = pending[moves][k]
                 k += 1
                 guard best[Int(c)] >> 32 == Int64(moves) else { continue }
-                for m in replaces.range(Int(c)) { propose(replaces.target[m], Int32(moves) + 1, replaces.row[m]) }
+                for m in self.moves.range(Int(c), .replace) { propose(self.moves.target[m], Int32(moves) + 1, self.moves.row[m]) }
             }
             if !pending[moves].isEmpty { pending[moves].removeAll(keepingCapacity: true) }
             moves += 1
         }
         (lowest, highest) = (Int.max, -1)
+        memberCount = 0
         for t in 0..<touchedCount {
             let c = touched[t]
             let packed = best[Int(c)]
@@ -178,18 +155,28 @@ private struct HistoryCount {
         touchedCount = 0
     }
 
-    /// Counts the group `from..<memberCount` and lists its frames with room and pushes above them, each with its members chained.
-    mutating func enter(_ from: Int) {
-        let framesStart = frameCount
-        for i in from..<memberCount {
+    /// Adds `times` to `count`, saturating at `Int.max`; true when it saturated.
+    @inline(__always)
+    static func add(_ count: inout Int, _ times: Int) -> Bool {
+        let (sum, overflow) = count.addingReportingOverflow(times)
+        count = overflow ? Int.max : sum
+        return overflow
+    }
+
+    /// Counts the group just settled `times` (the nodes of the tree it stands for) and adds to the level above the key
+    /// of each of its frames with room and pushes above them, `times` each.
+    mutating func enter(times: Int) {
+        frameCount = 0
+        for i in 0..<memberCount {
             let member = members[i]
-            counts.total += 1
-            counts.perState[Int(state[Int(member.c)])] += 1
-            if member.row >= 0 && Int(member.row) < counts.perRow.count { counts.perRow[Int(member.row)] += 1 }
-            guard member.moves < bound && !pushes.range(Int(member.c)).isEmpty else { continue }
+            var saturated = Self.add(&counts.total, times)
+            saturated = Self.add(&counts.perState[Int(state[Int(member.c)])], times) || saturated
+            if member.row >= 0 && Int(member.row) < counts.perRow.count { saturated = Self.add(&counts.perRow[Int(member.row)], times) || saturated }
+            if saturated { counts.saturated = true }
+            guard member.moves < bound && !moves.range(Int(member.c), .push).isEmpty else { continue }
             let f = frame[Int(member.c)]
             let at = Int(listedAt[Int(f)])
-            if at >= framesStart && at < frameCount && frames[at].frame == f {
+            if at >= 0 && at < frameCount && frames[at].frame == f {
                 members[i].next = frames[at].first
                 frames[at].first = Int32(i)
             } else {
@@ -198,64 +185,117 @@ private struct HistoryCount {
                 frameCount += 1
             }
         }
-        levels.append((members: from, frames: framesStart, next: framesStart, end: frameCount))
+        for j in 0..<frameCount {
+            // The key: the frame's members (configuration, moves) in the order of their ids.
+            key.removeAll(keepingCapacity: true)
+            var i = Int(frames[j].first)
+            while i >= 0 {
+                let member = members[i]
+                var at = key.count
+                let packed = UInt64(UInt32(bitPattern: member.c)) << 32 | UInt64(UInt32(bitPattern: member.moves))
+                key.append(packed)
+                while at > 0 && key[at - 1] > packed {
+                    key.swapAt(at - 1, at)
+                    at -= 1
+                }
+                i = Int(member.next)
+            }
+            if above.add(key, times: times) { counts.saturated = true }
+        }
     }
 
-    /// Counts every group, down the tree of histories from the roots' group, until `timeout` seconds after `start`.
-    mutating func run(timeout: Double?, start: Date) {
+    /// Counts every group, up the tree of histories one level at a time from the roots' group, until `timeout` seconds
+    /// after `start`; `progress` hears each level's height.
+    mutating func run(timeout: Double?, start: Date, progress: ((_ height: Int) -> Void)?) {
         // The roots' group: the roots, and each reset's landing that is not one.
         for root in roots { propose(root, 0, -1) }
         for i in forward.indices where forward[i] >= 0 && forward[i] < bound {
-            for m in resets.range(i) { propose(resets.target[m], forward[i] + 1, resets.row[m]) }
+            for m in moves.range(i, .reset) { propose(moves.target[m], forward[i] + 1, moves.row[m]) }
         }
         settle()
-        enter(0)
-        var groupsCounted = 0
-        while let level = levels.last {
-            guard level.next < level.end else {
-                // Every frame of the group is done: it and its frames go.
-                levels.removeLast()
-                (memberCount, frameCount) = (level.members, level.frames)
-                continue
+        enter(times: 1)
+        var height = 0, groupsCounted = 0
+        while above.count > 0 {
+            swap(&level, &above)
+            above.removeAll()
+            height += 1
+            for e in 0..<level.count {
+                let times = level.times[e]
+                for w in level.range(e) {
+                    let packed = level.words[w]
+                    let c = Int(packed >> 32), taken = Int32(truncatingIfNeeded: packed)
+                    for m in moves.range(c, .push) { propose(moves.target[m], taken + 1, moves.row[m]) }
+                }
+                settle()
+                enter(times: times)
+                groupsCounted += 1
+                if groupsCounted & 1023 == 0, let timeout, Date().timeIntervalSince(start) > timeout {
+                    counts.stoppedBy = .timeout(seconds: timeout)
+                    return
+                }
             }
-            levels[levels.count - 1].next += 1
-            // The group above this frame: the pushes out of the group's members that have it.
-            var i = Int(frames[level.next].first)
-            while i >= 0 {
-                let member = members[i]
-                for m in pushes.range(Int(member.c)) { propose(pushes.target[m], member.moves + 1, pushes.row[m]) }
-                i = Int(member.next)
-            }
-            let above = memberCount
-            settle()
-            guard memberCount > above else { continue }
-            groupsCounted += 1
-            if groupsCounted & 1023 == 0, let timeout, Date().timeIntervalSince(start) > timeout {
-                counts.stoppedBy = .timeout(seconds: timeout)
-                return
-            }
-            enter(above)
+            if height < Int(bound) { progress?(height) }
         }
+        progress?(Int(bound))
     }
 }
 
-/// One configuration's forward moves of one kind for ``ConfigurationGraph/countHistories(depth:timeout:start:progress:)``,
-/// every configuration's one after another: a target and a row each.
-private struct HistoryMoves {
-    var start: [Int32]
-    var target: [Int32] = []
-    var row: [Int32] = []
+/// The distinct keys of one level of ``ConfigurationGraph/countHistories(depth:timeout:start:progress:)``, each with
+/// how many nodes of the tree of histories have it: the keys' words one after another, found by open addressing.
+private struct HistoryKeys {
+    var words: [UInt64] = []
+    var starts: [Int32] = [0]
+    var times: [Int] = []
+    var hashes: [UInt64] = []
+    /// Per slot: an entry + 1, or 0 for none (a power of two, at most half full).
+    var slots = [Int32](repeating: 0, count: 1024)
 
-    init(count: Int) { start = [Int32](repeating: 0, count: count + 1) }
+    var count: Int { times.count }
+    @inline(__always) func range(_ e: Int) -> Range<Int> { Int(starts[e])..<Int(starts[e + 1]) }
 
-    mutating func open(_ i: Int) { start[i] = Int32(target.count) }
-    mutating func close(_ count: Int) { start[count] = Int32(target.count) }
-    mutating func add(_ to: Int32, _ row: Int32) {
-        target.append(to)
-        self.row.append(row)
+    /// Adds `times` to `key`'s count, a new entry if it has none; true when the count saturated.
+    mutating func add(_ key: [UInt64], times: Int) -> Bool {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for word in key { hash = (hash ^ word) &* 0xBF58_476D_1CE4_E5B9; hash ^= hash >> 31 }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 {
+            let e = Int(slots[slot]) - 1
+            if hashes[e] == hash && range(e).count == key.count && words[range(e)].elementsEqual(key) {
+                let (sum, overflow) = self.times[e].addingReportingOverflow(times)
+                self.times[e] = overflow ? Int.max : sum
+                return overflow
+            }
+            slot = (slot + 1) & mask
+        }
+        words.append(contentsOf: key)
+        starts.append(Int32(words.count))
+        self.times.append(times)
+        hashes.append(hash)
+        slots[slot] = Int32(self.times.count)
+        if self.times.count * 2 > slots.count { grow() }
+        return false
     }
 
-    @inline(__always) func range(_ i: Int) -> Range<Int> { Int(start[i])..<Int(start[i + 1]) }
+    mutating func grow() {
+        slots = [Int32](repeating: 0, count: slots.count * 2)
+        let mask = slots.count - 1
+        for e in 0..<times.count {
+            var slot = Int(truncatingIfNeeded: hashes[e]) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(e + 1)
+        }
+    }
+
+    /// Empties the level, keeping its buffers.
+    mutating func removeAll() {
+        words.removeAll(keepingCapacity: true)
+        starts.removeAll(keepingCapacity: true)
+        starts.append(0)
+        times.removeAll(keepingCapacity: true)
+        hashes.removeAll(keepingCapacity: true)
+        for s in slots.indices { slots[s] = 0 }
+    }
 }
 
 /// A pair counted in a group: its configuration, the fewest moves that reach it, the row of its last move, and the next

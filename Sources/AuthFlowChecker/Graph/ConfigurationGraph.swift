@@ -49,6 +49,9 @@ package struct ConfigurationGraph: Sendable {
     let edgeTarget: [Int32]
     /// Per edge: the index in ``FlowModel/rows`` of the row that fires.
     let edgeRow: [Int32]
+    /// A flow whose stacks are histories, searched whole with `edges`: each configuration's forward moves, kept in
+    /// place of the edges for its count (``ForwardMoves``); nil otherwise.
+    let forwardMoves: ForwardMoves?
     /// Per state: the first configuration (breadth-first) in that state, or -1 when unreachable.
     let firstOfState: [Int32]
     /// Per state: the first configuration whose data lacks a key the state requires, or -1.
@@ -76,6 +79,7 @@ package struct ConfigurationGraph: Sendable {
     ///   (``countHistories(depth:timeout:start:progress:)``), and they were 9 MB of an authenticator's 121,824 configurations.
     package init(model: FlowModel, limits: CheckLimits = CheckLimits(), start: Date = Date(), edges: Bool = true) {
         let keepEdges = edges && !model.stacksAreHistories
+        let keepsMoves = edges && model.stacksAreHistories
         let stateCount = model.stateCount
         if model.layout.hasServerKeys {
             let reach = BackReach(model: model, limits: limits, start: start)
@@ -128,12 +132,15 @@ package struct ConfigurationGraph: Sendable {
         // not by searching the edges so far (a step of 130,000 events made that quadratic).
         var edgeFrom: [Int32] = []
         var successors: [FlowModel.Successor] = []
+        var forwardMoves = ForwardMoves()
+        var targets: [Int32] = []
         var head = 0
         search: while head < index.count {
             let configuration = index.configurations[head]
             if keepEdges { edgeStart.append(edgeTarget.count) }
-            /// Records the child `(target, keys, values)` reached by `event` through `row`; false when a limit stops the search.
-            func visit(_ target: StateID, _ keys: UInt64, _ values: UInt64, event: EventID, row: Int32) -> Bool {
+            /// Records the child `(target, keys, values)` reached by `event` through `row`: its index, or nil when a limit
+            /// stops the search.
+            func visit(_ target: StateID, _ keys: UInt64, _ values: UInt64, event: EventID, row: Int32) -> Int32? {
                 let child = Configuration(state: target.rawValue, keys: keys, values: values)
                 let position: Int32
                 if let known = index[child] {
@@ -141,7 +148,7 @@ package struct ConfigurationGraph: Sendable {
                 } else {
                     if index.count >= limits.maxConfigurations {
                         stoppedBy = .maxConfigurations(limits.maxConfigurations)
-                        return false
+                        return nil
                     }
                     position = discover(child, from: Int32(head), event: event.rawValue)
                 }
@@ -154,36 +161,41 @@ package struct ConfigurationGraph: Sendable {
                         edgeRow.append(row)
                     }
                 }
-                return true
+                return position
             }
             if isStatic {
                 // The state alone fixes every move: the precomputed table lists exactly the successors.
                 for move in model.moves[Int(configuration.state)] {
                     guard let target = move.target else { continue }
                     let row = keepEdges ? rowOf[Int(configuration.state)][move.event] ?? -1 : -1
-                    if !visit(target, configuration.keys | move.adds.bits, 0, event: move.event, row: row) { break search }
+                    if visit(target, configuration.keys | move.adds.bits, 0, event: move.event, row: row) == nil { break search }
                 }
             } else {
                 model.successors(state: Int(configuration.state), keys: configuration.keys, values: configuration.values, into: &successors)
+                targets.removeAll(keepingCapacity: true)
                 for successor in successors {
                     switch successor.outcome {
                     case let .push(target, keys, values), let .replace(target, keys, values):
-                        if !visit(target, keys, values, event: successor.event, row: Int32(successor.row)) { break search }
+                        guard let position = visit(target, keys, values, event: successor.event, row: Int32(successor.row)) else { break search }
+                        if keepsMoves { targets.append(position) }
                     case let .reset(keys, values):
                         // A reset lands on a root, already found, unless its row keeps keys: then on a configuration that
                         // starts a history of its own. Found here (a path to it shows the reset), it has no edge: nothing is pushed.
                         let landing = Configuration(state: model.initial.rawValue, keys: keys, values: values)
-                        if index[landing] == nil {
+                        var position = index[landing]
+                        if position == nil {
                             if index.count >= limits.maxConfigurations {
                                 stoppedBy = .maxConfigurations(limits.maxConfigurations)
                                 break search
                             }
-                            _ = discover(landing, from: Int32(head), event: successor.event.rawValue)
+                            position = discover(landing, from: Int32(head), event: successor.event.rawValue)
                         }
+                        if keepsMoves { targets.append(position ?? -1) }
                     case .illegal:
-                        continue
+                        if keepsMoves { targets.append(-1) }
                     }
                 }
+                if keepsMoves { forwardMoves.append(successors, targets: targets) }
             }
             head += 1
             if head & 1023 == 0 {
@@ -205,7 +217,10 @@ package struct ConfigurationGraph: Sendable {
             edgeStart.append(edgeTarget.count)
         }
 
+        forwardMoves.close()
+        // A search a limit stopped has configurations it did not expand: their moves are asked for again when counted.
         self.init(model: model, parent: parent, via: via, edges: (edgeStart, edgeTarget, edgeRow),
+                  forwardMoves: keepsMoves && stoppedBy == nil && !isStatic ? forwardMoves : nil,
                   firstOfState: firstOfState, firstUnmet: firstUnmet, stoppedBy: stoppedBy, index: index,
                   depth: distance, backReach: nil, reachIndex: [], reachPosition: [])
     }
@@ -237,14 +252,14 @@ package struct ConfigurationGraph: Sendable {
             if firstOfState[state] < 0 { firstOfState[state] = Int32(i) }
             if firstUnmet[state] < 0, !model.meetsRequirements(state: state, keys: configuration.keys) { firstUnmet[state] = Int32(i) }
         }
-        self.init(model: model, parent: parent, via: via, edges: ([], [], []),
+        self.init(model: model, parent: parent, via: via, edges: ([], [], []), forwardMoves: nil,
                   firstOfState: firstOfState, firstUnmet: firstUnmet, stoppedBy: reach.stoppedBy, index: index,
                   depth: depth, backReach: reach, reachIndex: order, reachPosition: position)
     }
 
     /// Every field, as the two searches above find them.
     private init(model: FlowModel, parent: [Int32], via: [Int32],
-                 edges: (start: [Int], target: [Int32], row: [Int32]), firstOfState: [Int32], firstUnmet: [Int32],
+                 edges: (start: [Int], target: [Int32], row: [Int32]), forwardMoves: ForwardMoves?, firstOfState: [Int32], firstUnmet: [Int32],
                  stoppedBy: StopReason?, index: ConfigurationIndex, depth: [Int32], backReach: BackReach?, reachIndex: [Int32], reachPosition: [Int32]) {
         self.model = model
         self.configurations = index.configurations
@@ -253,6 +268,7 @@ package struct ConfigurationGraph: Sendable {
         self.edgeStart = edges.start
         self.edgeTarget = edges.target
         self.edgeRow = edges.row
+        self.forwardMoves = forwardMoves
         self.firstOfState = firstOfState
         self.firstUnmet = firstUnmet
         self.stoppedBy = stoppedBy
