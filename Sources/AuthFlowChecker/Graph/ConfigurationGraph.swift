@@ -133,7 +133,6 @@ package struct ConfigurationGraph: Sendable {
         var edgeFrom: [Int32] = []
         var successors: [FlowModel.Successor] = []
         var forwardMoves = ForwardMoves()
-        var targets: [Int32] = []
         var head = 0
         search: while head < index.count {
             let configuration = index.configurations[head]
@@ -172,12 +171,15 @@ package struct ConfigurationGraph: Sendable {
                 }
             } else {
                 model.successors(state: Int(configuration.state), keys: configuration.keys, values: configuration.values, into: &successors)
-                targets.removeAll(keepingCapacity: true)
+                if keepsMoves { forwardMoves.begin() }
                 for successor in successors {
                     switch successor.outcome {
-                    case let .push(target, keys, values), let .replace(target, keys, values):
+                    case let .push(target, keys, values):
                         guard let position = visit(target, keys, values, event: successor.event, row: Int32(successor.row)) else { break search }
-                        if keepsMoves { targets.append(position) }
+                        if keepsMoves { forwardMoves.add(.push, position, successor.row) }
+                    case let .replace(target, keys, values):
+                        guard let position = visit(target, keys, values, event: successor.event, row: Int32(successor.row)) else { break search }
+                        if keepsMoves { forwardMoves.add(.replace, position, successor.row) }
                     case let .reset(keys, values):
                         // A reset lands on a root, already found, unless its row keeps keys: then on a configuration that
                         // starts a history of its own. Found here (a path to it shows the reset), it has no edge: nothing is pushed.
@@ -190,12 +192,12 @@ package struct ConfigurationGraph: Sendable {
                             }
                             position = discover(landing, from: Int32(head), event: successor.event.rawValue)
                         }
-                        if keepsMoves { targets.append(position ?? -1) }
+                        if keepsMoves, let position { forwardMoves.add(.reset, position, successor.row) }
                     case .illegal:
-                        if keepsMoves { targets.append(-1) }
+                        continue
                     }
                 }
-                if keepsMoves { forwardMoves.append(successors, targets: targets) }
+                if keepsMoves { forwardMoves.end() }
             }
             head += 1
             if head & 1023 == 0 {

@@ -14,6 +14,10 @@ struct ForwardMoves: Sendable, Equatable {
     private(set) var target: [Int32] = []
     private(set) var row: [Int32] = []
 
+    /// The current configuration's in-place updates and resets, held until its pushes are all in.
+    private var replaces: [(target: Int32, row: Int32)] = []
+    private var resets: [(target: Int32, row: Int32)] = []
+
     init() {}
 
     /// Made from `graph`'s configurations by asking the semantics for each one's moves; a target not in the graph (beyond
@@ -21,43 +25,56 @@ struct ForwardMoves: Sendable, Equatable {
     init(graph: ConfigurationGraph) {
         let model = graph.model
         var successors: [FlowModel.Successor] = []
-        var targets: [Int32] = []
         for c in graph.configurations {
             model.successors(state: Int(c.state), keys: c.keys, values: c.values, into: &successors)
-            targets.removeAll(keepingCapacity: true)
+            begin()
             for successor in successors {
                 switch successor.outcome {
-                case let .push(to, keys, values), let .replace(to, keys, values):
-                    targets.append(graph.index[Configuration(state: to.rawValue, keys: keys, values: values)] ?? -1)
+                case let .push(to, keys, values):
+                    if let target = graph.index[Configuration(state: to.rawValue, keys: keys, values: values)] { add(.push, target, successor.row) }
+                case let .replace(to, keys, values):
+                    if let target = graph.index[Configuration(state: to.rawValue, keys: keys, values: values)] { add(.replace, target, successor.row) }
                 case let .reset(keys, values):
-                    targets.append(graph.index[Configuration(state: model.initial.rawValue, keys: keys, values: values)] ?? -1)
+                    if let target = graph.index[Configuration(state: model.initial.rawValue, keys: keys, values: values)] { add(.reset, target, successor.row) }
                 case .illegal:
-                    targets.append(-1)
+                    continue
                 }
             }
-            append(successors, targets: targets)
+            end()
         }
         close()
     }
 
-    /// Adds the next configuration's moves: `successors` as the semantics lists them, `targets[j]` the configuration
-    /// successor `j` reaches (-1: none, an illegal move or a target left out).
-    mutating func append(_ successors: [FlowModel.Successor], targets: [Int32]) {
-        for kind in 0..<3 {
-            start.append(Int32(target.count))
-            for (j, successor) in successors.enumerated() where targets[j] >= 0 {
-                let k: Int
-                switch successor.outcome {
-                case .push: k = 0
-                case .replace: k = 1
-                case .reset: k = 2
-                case .illegal: continue
-                }
-                guard k == kind else { continue }
-                target.append(targets[j])
-                row.append(Int32(successor.row))
-            }
+    /// Starts the next configuration's moves.
+    mutating func begin() { start.append(Int32(target.count)) }
+
+    /// Adds a move of the configuration begun, in the semantics' order: to configuration `to`, by row `row`.
+    @inline(__always)
+    mutating func add(_ kind: Kind, _ to: Int32, _ row: Int) {
+        switch kind {
+        case .push:
+            target.append(to)
+            self.row.append(Int32(row))
+        case .replace: replaces.append((to, Int32(row)))
+        case .reset: resets.append((to, Int32(row)))
         }
+    }
+
+    /// Ends the configuration begun: its in-place updates and resets follow its pushes.
+    mutating func end() {
+        // Plain loops: most configurations have neither, and an `append(contentsOf:)` costs 140 instructions even empty.
+        start.append(Int32(target.count))
+        for move in replaces {
+            target.append(move.target)
+            row.append(move.row)
+        }
+        start.append(Int32(target.count))
+        for move in resets {
+            target.append(move.target)
+            row.append(move.row)
+        }
+        if !replaces.isEmpty { replaces.removeAll(keepingCapacity: true) }
+        if !resets.isEmpty { resets.removeAll(keepingCapacity: true) }
     }
 
     /// Ends the list after the last configuration's moves.
@@ -67,6 +84,9 @@ struct ForwardMoves: Sendable, Equatable {
     @inline(__always) func range(_ i: Int, _ kind: Kind) -> Range<Int> {
         Int(start[3 * i + kind.rawValue])..<Int(start[3 * i + kind.rawValue + 1])
     }
+
+    /// The same moves (what is held for a configuration not yet ended does not count).
+    static func == (a: ForwardMoves, b: ForwardMoves) -> Bool { a.start == b.start && a.target == b.target && a.row == b.row }
 
     /// All of configuration `i`'s moves.
     @inline(__always) func range(_ i: Int) -> Range<Int> { Int(start[3 * i])..<Int(start[3 * i + 3]) }
