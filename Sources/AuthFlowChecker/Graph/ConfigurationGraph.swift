@@ -221,9 +221,10 @@ package struct ConfigurationGraph: Sendable {
         }
 
         forwardMoves.close()
-        // A search a limit stopped has configurations it did not expand: their moves are asked for again when counted.
+        // A search a limit stopped has configurations it did not expand: their moves are asked for again when counted. (A
+        // static flow's stacks are never histories: it has no in-place update, reset or server-side key.)
         self.init(model: model, parent: parent, via: via, edges: (edgeStart, edgeTarget, edgeRow),
-                  forwardMoves: keepsMoves && stoppedBy == nil && !isStatic ? forwardMoves : nil,
+                  forwardMoves: keepsMoves && stoppedBy == nil ? forwardMoves : nil,
                   firstOfState: firstOfState, firstUnmet: firstUnmet, stoppedBy: stoppedBy, index: index,
                   depth: distance, backReach: nil, reachIndex: [], reachPosition: [])
     }
