@@ -39,6 +39,21 @@
 /// so the compiler refuses to share one between tasks (capturing it in two concurrent tasks, or
 /// using it after handing it to another, does not compile). Handing a session over to one other
 /// task for good is allowed. Give each concurrent flow its own session.
+/// The dense frame of one step of an `authflow/2` session: the model's presence bits and packed values, and whether
+/// the step updated the frame below in place (section 5's `"history": "replace"`).
+@usableFromInline
+struct _SessionFrame {
+    @usableFromInline var keys: UInt64
+    @usableFromInline var values: UInt64
+    @usableFromInline var replaced: Bool
+    @inlinable init(_ frame: (keys: UInt64, values: UInt64), replaced: Bool) {
+        (keys, values) = frame
+        self.replaced = replaced
+    }
+    /// The presence bits and packed values, as the model's questions take them.
+    @inlinable var frame: (keys: UInt64, values: UInt64) { (keys, values) }
+}
+
 public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, Value: Equatable> {
     public typealias Step = FlowStep<State, Event, Key, Value>
     public typealias Error = FlowError<State, Event, Key>
@@ -55,10 +70,9 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     @usableFromInline
     struct _Storage {
         @usableFromInline var data = DataStack<Key, Value>()
-        /// For an `authflow/2` session: the dense frame of each step, root first, parallel to the machine's history.
-        @usableFromInline var frames: [(keys: UInt64, values: UInt64)] = []
-        /// Parallel to ``frames``: whether each frame updated the one below in place (section 5's `"history": "replace"`).
-        @usableFromInline var replaced: [Bool] = []
+        /// For an `authflow/2` session: the dense frame of each step, root first, parallel to the machine's history
+        /// (one owner: the session, which destroys it in `deinit`).
+        @usableFromInline var frames = _OwnedStack<_SessionFrame>(capacity: 1)
         @usableFromInline var tracker: FlowTracker?
         @usableFromInline var presenter: ((Result<Step, Error>) -> Void)?
         /// Whether an operation is running (and may be calling out to the presenter, an observer…).
@@ -149,14 +163,12 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         self.terminals = terminals
         self._s = .allocate(capacity: 1)
         _s.initialize(to: _Storage(tracker: tracker))
-        if let rules {
-            _s.pointee.frames = [rules.root]
-            _s.pointee.replaced = [false]
-        }
+        if let rules { _s.pointee.frames.append(_SessionFrame(rules.root, replaced: false)) }
         _checkInvariants()
     }
 
     deinit {
+        _s.pointee.frames.destroy()
         _s.deinitialize(count: 1)
         _s.deallocate()
     }
@@ -265,7 +277,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     @inlinable @inline(never)
     func _canHandleByRules(_ rules: SessionRules<State, Event, Key, Value>, _ event: Event) -> Bool {
         guard let s = rules.id(of: machine.state), let e = rules.id(of: event), let index = rules.emission(e, in: s) else { return false }
-        return rules.accepts(state: s, emission: index, in: storage.frames[storage.frames.count - 1])
+        return rules.accepts(state: s, emission: index, in: storage.frames.last.frame)
     }
 
     /// The value of `key` as the flow holds it now: the data's; in an `authflow/2` flow also the
@@ -424,7 +436,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
     /// How many frames the user's back takes off: the top one and every frame that updated it in place
     /// (section 5's `"history": "replace"`); 0 when that would leave no frame (the user is at the root's screen).
     @inlinable var _backFrames: Int {
-        BackFrames.count(height: storage.replaced.count) { storage.replaced[$0] }
+        BackFrames.count(height: storage.frames.count) { storage.frames[$0].replaced }
     }
 
     /// The user's back in a flow with section 5's keys, once the machine's top is undone: the frames ``_backFrames`` counts
@@ -436,15 +448,15 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         // The machine's top is undone already; the frames that updated the screen in place go with it.
         for _ in 1..<max(1, count) { _ = try? machine.undo() }
         guard storage.frames.count > count else { return }
-        let left = storage.frames[storage.frames.count - 1]
+        let left = storage.frames.last
         for _ in 0..<count {
             try? storage.data.pop()
             storage.frames.removeLast()
-            storage.replaced.removeLast()
         }
         for (position, k) in rules.serverKeyIDs.enumerated() { storage.data.overwrite(rules.keys[k], with: held[position]) }
-        let below = storage.frames[storage.frames.count - 1]
-        storage.frames[storage.frames.count - 1] = rules.layout.back(to: below.keys, below.values, server: left.keys, left.values)
+        let below = storage.frames.last
+        storage.frames.last = _SessionFrame(rules.layout.back(to: below.keys, below.values, server: left.keys, left.values),
+                                            replaced: below.replaced)
     }
 
     /// Undoes one step regardless of the screen's back policy: for tools that backtrack, such as the checker.
@@ -463,10 +475,7 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
             throw .cannotGoBack(state: from, reason: .atRoot)
         }
         try? storage.data.pop()
-        if _rules != nil, storage.frames.count > 1 {
-            storage.frames.removeLast()
-            if storage.replaced.count > 1 { storage.replaced.removeLast() }
-        }
+        if _rules != nil, storage.frames.count > 1 { storage.frames.removeLast() }
         if storage.tracker != nil { track(.undo, from: from, to: machine.state) }
         if storage.presenter != nil { present() }
         return machine.state
@@ -491,10 +500,8 @@ public final class FlowSession<State: Hashable, Event: Hashable, Key: Hashable, 
         machine.reset()
         storage.data.reset()
         if let rules = _rules {
-            storage.frames.removeAll(keepingCapacity: true)
-            storage.frames.append(rules.root)
-            storage.replaced.removeAll(keepingCapacity: true)
-            storage.replaced.append(false)
+            storage.frames.removeAll()
+            storage.frames.append(_SessionFrame(rules.root, replaced: false))
         }
         track(.reset, from: from, to: machine.state)
         present()

@@ -272,7 +272,7 @@ extension FlowSession {
             refusal = .notInContract
             return nil
         }
-        let frame = storage.frames[storage.frames.count - 1]
+        let frame = storage.frames.last.frame
         guard rules.offers(state: s, emission: index, in: frame) else {
             refusal = .notOffered
             return nil
@@ -331,10 +331,8 @@ extension FlowSession {
             }
             machine.reset()
             storage.data.reset(keeping: kept)
-            storage.frames.removeAll(keepingCapacity: true)
-            storage.frames.append((outcome.nextKeys, outcome.nextValues))
-            storage.replaced.removeAll(keepingCapacity: true)
-            storage.replaced.append(false)
+            storage.frames.removeAll()
+            storage.frames.append(_SessionFrame((outcome.nextKeys, outcome.nextValues), replaced: false))
             if storage.tracker != nil { track(.reset, from: from, event: event, to: to) }
             if storage.presenter != nil { present() }
             return Transition(from: from, on: event, to: to)
@@ -366,8 +364,7 @@ extension FlowSession {
             let sentValue = sentBits & bit != 0 ? output(key) : nil
             storage.data.write(key, rules.value(of: k, keys: childKeys, values: childValues, output: sentValue))
         }
-        storage.frames.append((childKeys, childValues))
-        if rules.usesSection5History { storage.replaced.append(row.replace) }
+        storage.frames.append(_SessionFrame((childKeys, childValues), replaced: row.replace))
         if storage.tracker != nil {
             // Only a tracked session builds what the tracker records (no list is made or released per move otherwise).
             let data = rules.trackedData(state: s, emission: index, row: outcome.fired, keys: childKeys, values: childValues)
@@ -383,11 +380,8 @@ extension FlowSession {
         guard let s = rules.id(of: machine.state) else { return [] }
         return contract.emits.compactMap { emission in
             guard let e = rules.id(of: emission.event), let index = rules.emission(e, in: s),
-                  rules.accepts(state: s, emission: index, in: storage.frames[storage.frames.count - 1]) else { return nil }
+                  rules.accepts(state: s, emission: index, in: storage.frames.last.frame) else { return nil }
             return emission.event
         }
     }
-}
-
-private extension Array where Element == (keys: UInt64, values: UInt64) {
 }

@@ -42,7 +42,8 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
     /// `denseKeys`/`denseTargets` hold `table` again as an open-addressed hash.
     @usableFromInline
     struct _Storage {
-        @usableFromInline var history: [State]
+        /// The states visited, root first (one owner: the machine, which destroys it in `deinit`).
+        @usableFromInline var history: _OwnedStack<State>
         @usableFromInline var table: [Trigger: State] = [:]
         @usableFromInline var eventsByState: [State: [Event]] = [:]
         @usableFromInline var declared: [Transition<State, Event>] = []
@@ -59,7 +60,7 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
         @usableFromInline var dense: Bool
 
         @inlinable init(initial: State, dense: Bool) {
-            self.history = [initial]
+            self.history = _OwnedStack(initial)
             self.dense = dense
         }
     }
@@ -95,6 +96,7 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
     }
 
     deinit {
+        _s.pointee.history.destroy()
         _s.deinitialize(count: 1)
         _s.deallocate()
     }
@@ -128,10 +130,10 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
     public var transitions: [Transition<State, Event>] { storage.declared }
 
     /// The current state: the top of the history.
-    @inlinable public var state: State { storage.history[storage.history.count &- 1] }
+    @inlinable public var state: State { storage.history.last }
 
     /// The states visited, root first; the last element is the current state.
-    @inlinable public var history: [State] { storage.history }
+    @inlinable public var history: [State] { storage.history.elements }
 
     /// How many states the history holds (one at the root).
     @inlinable public var historyCount: Int { storage.history.count }
@@ -216,7 +218,7 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
             storage.resetPending = true
             return
         }
-        storage.history.removeAll(keepingCapacity: true)
+        storage.history.removeAll()
         storage.history.append(initial)
         _checkHistory()
         if !storage.observers.isEmpty { notify(.reset(to: initial)) }
