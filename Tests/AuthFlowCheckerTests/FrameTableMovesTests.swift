@@ -33,9 +33,9 @@ import Testing
         let model = try SpecLoader.load(json: Self.pushAndReplace)
         var table = FrameTable(model: model, depth: 4)
         let start = table.intern(Configuration(state: model.initial.rawValue, keys: model.roots[0].keys, values: model.roots[0].values))
-        table.expand(start, of: model)
+        table.expand(start)
         let choose = table.moves[Int(table.entries[Int(start)].moveStart)].target
-        table.expand(choose, of: model)
+        table.expand(choose)
         let entry = table.entries[Int(choose)]
         let moves = table.moves[Int(entry.moveStart)..<Int(entry.moveEnd)].map { (model.events[Int($0.event)], $0.replaces, $0.walked) }
         // `again` pushes what `keep` pushes: one stack. `edit` updates the screen in place: a history of its own.
@@ -95,9 +95,9 @@ import Testing
         let model = try SpecLoader.load(json: Self.reloadInPlace)
         var table = FrameTable(model: model, depth: 3)
         let start = table.intern(Configuration(state: model.initial.rawValue, keys: model.roots[0].keys, values: model.roots[0].values))
-        table.expand(start, of: model)
+        table.expand(start)
         let list = table.moves[Int(table.entries[Int(start)].moveStart)].target
-        table.expand(list, of: model)
+        table.expand(list)
         let entry = table.entries[Int(list)]
         let moves = table.moves[Int(entry.moveStart)..<Int(entry.moveEnd)]
         #expect(moves.map { model.events[Int($0.event)] } == ["reload", "open"])

@@ -68,7 +68,7 @@ import Testing
                 var config = table.intern(Configuration(state: model.initial.rawValue, keys: model.roots[task.variant].keys,
                                                         values: model.roots[task.variant].values))
                 for via in task.path {
-                    table.expand(config, of: model)
+                    table.expand(config)
                     let move = table.moves[Int(table.entries[Int(config)].moveStart + via)]
                     if move.target == FrameTable.reset {
                         found = true

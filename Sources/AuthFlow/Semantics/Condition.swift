@@ -2,7 +2,10 @@
 ///
 /// Built by the model from a ``FlowSpec/Guard``: `equals` becomes one ``valueIn(_:mask:)`` per
 /// key (an absent key equals nothing), `in` likewise, `has`/`missing` test the presence bit.
-@usableFromInline package indirect enum Condition: Hashable, Sendable {
+///
+/// Only ``not(_:)`` is boxed: a test of one key is held inline, so reading a row's guard retains nothing (every case
+/// boxed cost a retain and a release per guard the configuration search tested).
+@usableFromInline package enum Condition: Hashable, Sendable {
     /// Key `k` is present.
     case present(Int)
     /// Key `k` is absent.
@@ -18,7 +21,7 @@
     /// Some condition holds.
     case any([Condition])
     /// The condition does not hold.
-    case not(Condition)
+    indirect case not(Condition)
     /// The state is one of these raw ids.
     case at(Set<Int32>)
 

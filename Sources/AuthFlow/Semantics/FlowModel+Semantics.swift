@@ -146,30 +146,38 @@ extension FlowModel {
     @inline(__always)
     package static func move(in list: UnsafeBufferPointer<Emission>, state: Int, index: Int, branch: Int,
                              keys: UInt64, values: UInt64, layout: DataLayout) -> Successor {
-        let (k, v) = list[index].applying(branch: branch, keys: keys, values: values, layout: layout)
+        // Through a pointer: a subscript's value is a copy of the emission (its lists retained), a pointee is read in place.
+        precondition(index >= 0 && index < list.count, "emission index out of range")
+        let emission = list.baseAddress.unsafelyUnwrapped + index
+        let (k, v) = emission.pointee.applying(branch: branch, keys: keys, values: values, layout: layout)
         var outcome = Outcome.illegal
         var fired = -1
-        list[index].rows.withUnsafeBufferPointer { rows in
+        emission.pointee.rows.withUnsafeBufferPointer { rows in
             if let r = firstRow(in: rows, state: state, keys: k, values: v, layout: layout) {
-                outcome = rows[r].outcome(keys: k, values: v, layout: layout)
-                fired = rows[r].row
+                let row = rows.baseAddress.unsafelyUnwrapped + r
+                outcome = row.pointee.outcome(keys: k, values: v, layout: layout)
+                fired = row.pointee.row
             }
         }
-        return Successor(event: list[index].event, emission: index, branch: branch, effectKeys: k, effectValues: v, outcome: outcome, row: fired)
+        return Successor(event: emission.pointee.event, emission: index, branch: branch, effectKeys: k, effectValues: v, outcome: outcome, row: fired)
     }
 
     /// The position among an emission's `rows` of the first whose `when` holds on the data after its
     /// effects `(keys, values)` in `layout`, or `nil` when none does (an illegal transition): first match wins.
     @inline(__always)
     package static func firstRow(in rows: UnsafeBufferPointer<GuardedRow>, state: Int, keys: UInt64, values: UInt64, layout: DataLayout) -> Int? {
-        for r in rows.indices where rows[r].when?.holds(state: Int32(state), keys: keys, values: values, layout: layout) ?? true { return r }
+        guard let base = rows.baseAddress else { return nil }
+        for r in 0..<rows.count where (base + r).pointee.when?.holds(state: Int32(state), keys: keys, values: values, layout: layout) ?? true {
+            return r
+        }
         return nil
     }
 
     /// Whether the step of `state` offers `list[index]` in the frame (its `when` holds), read in place.
     @inline(__always)
     package static func offers(in list: UnsafeBufferPointer<Emission>, index: Int, state: Int, keys: UInt64, values: UInt64, layout: DataLayout) -> Bool {
-        list[index].when?.holds(state: Int32(state), keys: keys, values: values, layout: layout) ?? true
+        precondition(index >= 0 && index < list.count, "emission index out of range")
+        return (list.baseAddress.unsafelyUnwrapped + index).pointee.when?.holds(state: Int32(state), keys: keys, values: values, layout: layout) ?? true
     }
 
     /// Every move from the frame `(state, keys, values)`, in the order the semantics fixes.
@@ -182,8 +190,9 @@ extension FlowModel {
         // Fields are read in place: copying an emission would retain each of its lists per frame.
         emissions[state].withUnsafeBufferPointer { list in
             for index in list.indices {
-                if list[index].when?.holds(state: stateID, keys: keys, values: values, layout: layout) == false { continue }
-                for branch in 0..<list[index].branchCount(layout) {
+                let emission = list.baseAddress.unsafelyUnwrapped + index
+                if emission.pointee.when?.holds(state: stateID, keys: keys, values: values, layout: layout) == false { continue }
+                for branch in 0..<emission.pointee.branchCount(layout) {
                     successors.append(Self.move(in: list, state: state, index: index, branch: branch, keys: keys, values: values, layout: layout))
                 }
             }

@@ -130,6 +130,15 @@ struct FrameTable {
     private let emissionEvents: [[EventID]]
     /// Per state: whether each emission has rows at all (an emission with none is refused as having no transition).
     private let emissionHasRows: [[Bool]]
+    /// Per state: the presence keys each emission adds.
+    private let emissionAdds: [[UInt64]]
+    /// Per row (by its index in the model's rows): the presence keys its own effects and its target's entry add (0 without effects).
+    private let rowEffectAdds: [UInt64]
+    /// The model's initial state.
+    private let initial: Int32
+    /// The flow whose moves the table keeps: held here, so an expansion reads it in place (passing it in, read out of
+    /// the walk's reference to it, copied the whole model, about 2,500 instructions, at every expansion).
+    private let model: FlowModel
     /// Per state: the events its step does not emit, probed when the implementation is an app (``DriverTraits/probesEveryEvent``).
     private let unemitted: [[Int32]]
     /// Bits of config keys (not data); per counter, its bit and the mask of its field (data when above 0).
@@ -168,6 +177,13 @@ struct FrameTable {
         let layout = model.layout
         emissionEvents = model.emissions.map { $0.map(\.event) }
         emissionHasRows = model.emissions.map { $0.map { !$0.rows.isEmpty } }
+        emissionAdds = model.emissions.map { $0.map(\.addKeys) }
+        let rows = model.emissions.joined().flatMap(\.rows)
+        var rowEffectAdds = [UInt64](repeating: 0, count: (rows.map(\.row).max() ?? -1) + 1)
+        for row in rows where row.hasEffects { rowEffectAdds[row.row] = row.effects.addKeys | row.entry.addKeys }
+        self.rowEffectAdds = rowEffectAdds
+        initial = model.initial.rawValue
+        self.model = model
         unemitted = model.emissions.map { emissions in
             guard probesEveryEvent else { return [] }
             let emitted = Set(emissions.map(\.event.rawValue))
@@ -224,8 +240,8 @@ struct FrameTable {
         return facts
     }
 
-    /// Computes the moves and checks of configuration `id` of `model` (the table's), once (a no-op when it has them).
-    mutating func expand(_ id: Int32, of model: FlowModel) {
+    /// Computes the moves and checks of configuration `id`, once (a no-op when it has them).
+    mutating func expand(_ id: Int32) {
         let c = Int(id)
         guard entries[c].moveStart < 0 else { return }
         let state = Int(entries[c].state)
@@ -233,6 +249,7 @@ struct FrameTable {
         let moveStart = moves.count
         let checkStart = checks.count
         let events = emissionEvents[state]
+        let adding = emissionAdds[state]
         var first = 0   // successors come in emission order
         var anyReset = false, anyStays = false
         for emission in events.indices {
@@ -241,16 +258,14 @@ struct FrameTable {
                               resets: false, refusal: !emissionHasRows[state][emission] ? .noTransition : .noRowTakes)
             while last < successors.count && successors[last].emission == emission {
                 let successor = successors[last]
-                let adds = model.emissions[state][emission].addKeys
+                let adds = adding[emission]
                 var move = Move(adds: adds, values: successor.effectValues, event: successor.event.rawValue, target: Self.illegal, walked: false)
                 switch successor.outcome {
                 case let .push(target, keys, values), let .replace(target, keys, values):
                     // A replace is a frame of its own for the walk (the runtime's undo takes it off alone), as for the runtime.
                     check.enabled = true
                     move.target = intern(Configuration(state: target.rawValue, keys: keys, values: values))
-                    if let row = model.emissions[state][emission].rows.first(where: { $0.row == successor.row }), row.hasEffects {
-                        move.effectAdds = (row.effects.addKeys | row.entry.addKeys) & ~adds & keys
-                    }
+                    if successor.row >= 0 { move.effectAdds = rowEffectAdds[successor.row] & ~adds & keys }
                     if case .replace = successor.outcome {
                         move.replaces = true
                         move.stays = move.target == id
@@ -263,7 +278,7 @@ struct FrameTable {
                     check.enabled = true
                     check.resets = true
                     move.target = Self.reset
-                    move.landing = intern(Configuration(state: model.initial.rawValue, keys: keys, values: values))
+                    move.landing = intern(Configuration(state: initial, keys: keys, values: values))
                 case .illegal:
                     check.refused = true
                 }

@@ -39,7 +39,7 @@ extension ParallelExplorer {
         while prefix < depth && (prefix == 0 || frontier.count < target) {
             var next: [Stub] = []
             for stub in frontier {
-                table.expand(stub.config, of: model)
+                table.expand(stub.config)
                 let entry = table.entries[Int(stub.config)]
                 let drivesResets = !resets.landings.isEmpty && entry.facts.contains(.resets)
                     && resets.drivesResets(entry.configuration, variant: stub.variant, path: stub.path)

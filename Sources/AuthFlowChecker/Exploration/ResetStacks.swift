@@ -74,7 +74,7 @@ final class ResetStacks: Sendable {
                     let configuration = index.configurations[Int(id)]
                     table.removeAll()
                     let here = table.intern(configuration)
-                    table.expand(here, of: model)
+                    table.expand(here)
                     let entry = table.entries[Int(here)]
                     if entry.facts.contains(.resets), paths[configuration] == nil { paths[configuration] = (variant, path(to: id)) }
                     guard length < depth else { continue }

@@ -165,7 +165,7 @@ struct Walk<Driver: FlowDriver> {
         if table.isFull { table.removeAll() }
         let root = model.roots[index]
         let config = table.intern(Configuration(state: model.initial.rawValue, keys: root.keys, values: root.values))
-        table.expand(config, of: model)
+        table.expand(config)
         nodes.append(Node(config: config, next: table.entries[Int(config)].moveStart, event: -1, via: -1, logStart: 0))
         return true
     }
@@ -207,7 +207,7 @@ struct Walk<Driver: FlowDriver> {
         table.removeAll()
         for height in 0..<nodes.count {
             let config = table.intern(old[height].configuration)
-            table.expand(config, of: model)
+            table.expand(config)
             var facts = old[height].facts
             facts.formIntersection(.resetsDriven)
             if !facts.isEmpty { table.markResetsDriven(config) }
@@ -289,7 +289,7 @@ struct Walk<Driver: FlowDriver> {
             compact()
             target = table.intern(configuration)
         }
-        table.expand(target, of: sender.model)
+        table.expand(target)
         return target
     }
 
