@@ -69,14 +69,21 @@ extension FlowModel.GuardedRow {
     /// - Complexity: O(keys its effects name).
     @inline(__always)
     package func outcome(keys: UInt64, values: UInt64, layout: DataLayout) -> FlowModel.Outcome {
-        if reset { return .reset(keys: keys & keepKeys, values: values & keepValues) }
-        var k = keys & ~clearKeys
-        var v = values & ~clearValues
-        if hasEffects {
-            (k, v) = effects.applying(keys: k, values: v, layout: layout)
-            (k, v) = entry.applying(keys: k, values: v, layout: layout)
+        withUnsafePointer(to: self) { Self.outcome(of: $0, keys: keys, values: values, layout: layout) }
+    }
+
+    /// ``outcome(keys:values:layout:)`` of the row at `row`, read in place: called on a row read out of its list, the
+    /// method copied the row (about 150 bytes) and released its lists after, at every move the configuration search made.
+    @inline(__always)
+    package static func outcome(of row: UnsafePointer<FlowModel.GuardedRow>, keys: UInt64, values: UInt64, layout: DataLayout) -> FlowModel.Outcome {
+        if row.pointee.reset { return .reset(keys: keys & row.pointee.keepKeys, values: values & row.pointee.keepValues) }
+        var k = keys & ~row.pointee.clearKeys
+        var v = values & ~row.pointee.clearValues
+        if row.pointee.hasEffects {
+            (k, v) = row.pointee.effects.applying(keys: k, values: v, layout: layout)
+            (k, v) = row.pointee.entry.applying(keys: k, values: v, layout: layout)
         }
-        return replace ? .replace(to, keys: k, values: v) : .push(to, keys: k, values: v)
+        return row.pointee.replace ? .replace(row.pointee.to, keys: k, values: v) : .push(row.pointee.to, keys: k, values: v)
     }
 }
 

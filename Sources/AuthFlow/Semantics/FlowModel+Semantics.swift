@@ -155,7 +155,7 @@ extension FlowModel {
         emission.pointee.rows.withUnsafeBufferPointer { rows in
             if let r = firstRow(in: rows, state: state, keys: k, values: v, layout: layout) {
                 let row = rows.baseAddress.unsafelyUnwrapped + r
-                outcome = row.pointee.outcome(keys: k, values: v, layout: layout)
+                outcome = GuardedRow.outcome(of: row, keys: k, values: v, layout: layout)
                 fired = row.pointee.row
             }
         }

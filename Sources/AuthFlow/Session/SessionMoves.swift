@@ -232,7 +232,7 @@ final class SessionMoves {
     func firing(flat: Int, row r: Int, keys k: UInt64, values v: UInt64) -> Outcome {
         var outcome = fired(flat: flat, row: r, keys: k, values: v)
         let row = rowList.baseAddress.unsafelyUnwrapped + rowStart[flat] + r
-        switch row.pointee.outcome(keys: k, values: v, layout: layout) {
+        switch FlowModel.GuardedRow.outcome(of: row, keys: k, values: v, layout: layout) {
         case let .push(_, keys, values), let .replace(_, keys, values), let .reset(keys, values):
             outcome.nextKeys = keys
             outcome.nextValues = values
