@@ -7,20 +7,26 @@
 /// app's types calls into code compiled once with the model, passing a reference and a few integers.
 @usableFromInline
 final class SessionMoves {
-    /// What a branch of an emission does from a frame: the first row that holds, and the data after the effects.
-    @usableFromInline struct Outcome {
-        /// The row that fires, or `nil` when none holds (an illegal transition): its target, whether it starts the flow
-        /// again, whether it replaces the top frame (section 5's `"history": "replace"`), its clears, and every key it or
-        /// its target's `entry` may change (as bits).
-        @usableFromInline var row: (to: Int, reset: Bool, replace: Bool, clearKeys: UInt64, clearValues: UInt64, touched: UInt64)?
-        /// The data after the emission's effects, before the row's.
-        @usableFromInline var keys: UInt64
-        @usableFromInline var values: UInt64
+    /// What a branch of an emission does from a frame, as a session moves by it: the row that fires (if any) and the
+    /// frame it pushes. One record of 40 bytes, kept per branch in a frame's decisions, so a move reads one cache line.
+    @usableFromInline struct Outcome: Sendable {
         /// The data of the frame the row pushes (after its clears, its effects and its target's entry), or a reset's new root.
-        @usableFromInline var nextKeys: UInt64 = 0
-        @usableFromInline var nextValues: UInt64 = 0
+        @usableFromInline var nextKeys: UInt64
+        @usableFromInline var nextValues: UInt64
+        /// Every key the row or its target's `entry` may change (as bits); 0 when no row holds.
+        @usableFromInline var touched: UInt64
+        /// The fired row's target (a state id), or -1 when no row holds (an illegal transition).
+        @usableFromInline var to: Int32
         /// The fired row's index in ``FlowModel/rows`` (-1: none): what a tracked session reads its effects from.
-        @usableFromInline var fired = -1
+        @usableFromInline var fired: Int32
+        /// Whether the row starts the flow again, and whether it replaces the top frame (section 5's `"history": "replace"`).
+        @usableFromInline var reset: Bool
+        @usableFromInline var replace: Bool
+
+        /// No row holds.
+        static let refused = Outcome(nextKeys: 0, nextValues: 0, touched: 0, to: -1, fired: -1, reset: false, replace: false)
+        /// Whether a row fires.
+        @inlinable var fires: Bool { to >= 0 }
     }
 
     /// Every state's emissions, one state after another (state `s`'s emission `i` is at `emissionStart[s] + i`),
@@ -67,14 +73,6 @@ final class SessionMoves {
     /// at each whether every event is enabled: the guards are evaluated once per frame instead of at every
     /// question. Memory is bounded: past ``capacity`` frames the decisions are forgotten and made again.
     @usableFromInline struct FrameDecisions {
-        /// Where one branch of an emission leads from a frame: the data after its effects, and after its row.
-        struct Step {
-            var keys: UInt64
-            var values: UInt64
-            var nextKeys: UInt64
-            var nextValues: UInt64
-        }
-
         /// A frame: the state and its data.
         @usableFromInline struct Key: Hashable {
             @usableFromInline var state: Int
@@ -92,14 +90,12 @@ final class SessionMoves {
         @usableFromInline var offered: [UInt64] = []
         @usableFromInline var accepted: [UInt64] = []
         var rowStart: [Int32] = []
-        /// Per frame, per emission, per branch: the position of the first row that holds among the emission's rows, or -1.
-        var rows: [Int32] = []
-        /// Parallel to ``rows``: the data after the branch's effects, and the frame its row pushes (its data when none holds).
-        var after: [Step] = []
+        /// Per frame, per emission, per branch: where the branch leads (its fired row and the frame that row pushes).
+        var outcomes: [Outcome] = []
         /// The frame asked about last and its index (most questions come in runs about one frame).
         @usableFromInline var last = Key(state: -1, keys: 0, values: 0)
         @usableFromInline var lastIndex: Int32 = -1
-        /// The most frames kept before they are forgotten: with 8,192 (32 bytes a branch) a checker's worker keeps a
+        /// The most frames kept before they are forgotten: with 8,192 (40 bytes a branch) a checker's worker keeps a
         /// few MB where 65,536 kept 22 MB of an authenticator with 121,824 configurations, at no cost in time measured.
         static let capacity = 1 << 13
 
@@ -200,38 +196,23 @@ final class SessionMoves {
     @usableFromInline func outcome(state: Int, emission index: Int, branch: Int, keys: UInt64, values: UInt64) -> Outcome {
         let flat = emissionStart[state] + index
         if let d = decisions(state: state, keys: keys, values: values) {
-            // Decided with the frame: where each branch leads was worked out once, by the same rules as below.
-            let at = Int(decided.rowStart[d]) + branchOffset[flat] + branch
-            let r = Int(decided.rows[at])
-            let step = decided.after[at]
-            guard r >= 0 else { return Outcome(row: nil, keys: step.keys, values: step.values) }
-            var outcome = fired(flat: flat, row: r, keys: step.keys, values: step.values)
-            outcome.nextKeys = step.nextKeys
-            outcome.nextValues = step.nextValues
-            return outcome
+            // Decided with the frame: where each branch leads was worked out once, by ``deciding(flat:state:branch:keys:values:)``.
+            return decided.outcomes[Int(decided.rowStart[d]) + branchOffset[flat] + branch]
         }
-        let (k, v) = emissionList[flat].applying(branch: branch, keys: keys, values: values, layout: layout)
-        let r = decideRow(flat: flat, state: state, keys: k, values: v)
-        guard r >= 0 else { return Outcome(row: nil, keys: k, values: v) }
-        return firing(flat: flat, row: r, keys: k, values: v)
+        return deciding(flat: flat, state: state, branch: branch, keys: keys, values: values)
     }
 
-    /// The outcome of emission `flat`'s row `r` firing on the data after the branch's effects `(k, v)`, its next frame left 0.
-    @inline(__always)
-    func fired(flat: Int, row r: Int, keys k: UInt64, values v: UInt64) -> Outcome {
+    /// Where branch `branch` of emission `flat` leads from the frame `(keys, values)`, by the guards: its effects, then
+    /// the first row that holds on them, then the frame that row pushes (or a reset's new root).
+    func deciding(flat: Int, state: Int, branch: Int, keys: UInt64, values: UInt64) -> Outcome {
+        let (k, v) = emissionList[flat].applying(branch: branch, keys: keys, values: values, layout: layout)
+        let r = decideRow(flat: flat, state: state, keys: k, values: v)
+        guard r >= 0 else { return .refused }
         // The row is read where it lies: a copy (with its effects' lists) cost a 200-byte copy and a call per move.
         let position = rowStart[flat] + r
         let row = rowList.baseAddress.unsafelyUnwrapped + position
-        var outcome = Outcome(row: (row.pointee.to.index, row.pointee.reset, row.pointee.replace, row.pointee.clearKeys,
-                                    row.pointee.clearValues, rowTouched[position]), keys: k, values: v)
-        outcome.fired = row.pointee.row
-        return outcome
-    }
-
-    /// ``fired(flat:row:keys:values:)`` with the frame the row pushes (or a reset's new root).
-    func firing(flat: Int, row r: Int, keys k: UInt64, values v: UInt64) -> Outcome {
-        var outcome = fired(flat: flat, row: r, keys: k, values: v)
-        let row = rowList.baseAddress.unsafelyUnwrapped + rowStart[flat] + r
+        var outcome = Outcome(nextKeys: 0, nextValues: 0, touched: rowTouched[position], to: row.pointee.to.rawValue,
+                              fired: Int32(row.pointee.row), reset: row.pointee.reset, replace: row.pointee.replace)
         switch FlowModel.GuardedRow.outcome(of: row, keys: k, values: v, layout: layout) {
         case let .push(_, keys, values), let .replace(_, keys, values), let .reset(keys, values):
             outcome.nextKeys = keys
@@ -273,20 +254,16 @@ final class SessionMoves {
         let state = key.state
         let d = Int32(decided.offered.count)
         var offered: UInt64 = 0, accepted: UInt64 = 0
-        decided.rowStart.append(Int32(decided.rows.count))
+        decided.rowStart.append(Int32(decided.outcomes.count))
         for index in 0..<(emissionStart[state + 1] - emissionStart[state]) {
             let flat = emissionStart[state] + index
             let offers = decideOffers(state: state, emission: index, keys: key.keys, values: key.values)
             if offers { offered |= 1 << UInt64(index) }
             var any = false
             for branch in 0..<branchCount[flat] {
-                let (k, v) = emissionList[flat].applying(branch: branch, keys: key.keys, values: key.values, layout: layout)
-                let r = decideRow(flat: flat, state: state, keys: k, values: v)
-                any = any || r >= 0
-                decided.rows.append(Int32(r))
-                let next = r >= 0 ? firing(flat: flat, row: r, keys: k, values: v) : Outcome(row: nil, keys: k, values: v)
-                decided.after.append(FrameDecisions.Step(keys: k, values: v, nextKeys: r >= 0 ? next.nextKeys : k,
-                                                         nextValues: r >= 0 ? next.nextValues : v))
+                let outcome = deciding(flat: flat, state: state, branch: branch, keys: key.keys, values: key.values)
+                any = any || outcome.fires
+                decided.outcomes.append(outcome)
             }
             if offers && any { accepted |= 1 << UInt64(index) }
         }

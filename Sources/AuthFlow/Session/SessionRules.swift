@@ -311,11 +311,11 @@ extension FlowSession {
             branch = branch * rules.addValuedChoiceCount[position] + choice
         }
         let outcome = moves.outcome(state: s, emission: index, branch: branch, keys: frame.keys, values: frame.values)
-        guard let row = outcome.row else {
+        guard outcome.fires else {
             refusal = .noRow
             return nil
         }
-        if row.reset {
+        if outcome.reset {
             // The run ends and a new one starts at the variant's root with the keys the row keeps: nothing to undo.
             let to = machine.initial
             var kept: [(Key, Value)] = []
@@ -339,7 +339,7 @@ extension FlowSession {
         }
         let transition: Transition<State, Event>
         do {
-            transition = try machine.move(on: event, to: rules.states[row.to])
+            transition = try machine.move(on: event, to: rules.states[Int(outcome.to)])
         } catch {
             refusal = .machine(error)
             return nil
@@ -349,7 +349,7 @@ extension FlowSession {
         storage.data.beginFrame()
         let childKeys = outcome.nextKeys
         let childValues = outcome.nextValues
-        var bits = moves.touched[flat] | row.touched
+        var bits = moves.touched[flat] | outcome.touched
         while bits != 0 {
             let k = bits.trailingZeroBitCount
             bits &= bits - 1
@@ -364,10 +364,10 @@ extension FlowSession {
             let sentValue = sentBits & bit != 0 ? output(key) : nil
             storage.data.write(key, rules.value(of: k, keys: childKeys, values: childValues, output: sentValue))
         }
-        storage.frames.append(_SessionFrame((childKeys, childValues), replaced: row.replace))
+        storage.frames.append(_SessionFrame((childKeys, childValues), replaced: outcome.replace))
         if storage.tracker != nil {
             // Only a tracked session builds what the tracker records (no list is made or released per move otherwise).
-            let data = rules.trackedData(state: s, emission: index, row: outcome.fired, keys: childKeys, values: childValues)
+            let data = rules.trackedData(state: s, emission: index, row: Int(outcome.fired), keys: childKeys, values: childValues)
             entered(transition, added: data.added, cleared: data.cleared, values: data.values)
         } else if storage.presenter != nil {
             present()
