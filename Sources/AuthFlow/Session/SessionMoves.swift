@@ -53,7 +53,7 @@ final class SessionMoves {
     /// Per emission: the keys the step's output must carry, as bits.
     @usableFromInline let outputBits: [UInt64]
     /// Per emission: where its branches' rows start in a frame's decisions (``FrameDecisions``), from the state's first emission.
-    let branchOffset: [Int]
+    @usableFromInline let branchOffset: [Int]
     /// Per state: how many branches its emissions have together (the size of a frame's row choices), or -1 when its
     /// emissions are too many for a frame's bit sets (its moves are then decided at every call).
     @usableFromInline let decisionSize: [Int]
@@ -89,9 +89,9 @@ final class SessionMoves {
         /// Per frame: the bits (by emission index in its step) of the emissions offered and accepted, and where its row choices start.
         @usableFromInline var offered: [UInt64] = []
         @usableFromInline var accepted: [UInt64] = []
-        var rowStart: [Int32] = []
+        @usableFromInline var rowStart: [Int32] = []
         /// Per frame, per emission, per branch: where the branch leads (its fired row and the frame that row pushes).
-        var outcomes: [Outcome] = []
+        @usableFromInline var outcomes: [Outcome] = []
         /// The frame asked about last and its index (most questions come in runs about one frame).
         @usableFromInline var last = Key(state: -1, keys: 0, values: 0)
         @usableFromInline var lastIndex: Int32 = -1
@@ -193,7 +193,7 @@ final class SessionMoves {
     }
 
     /// What branch `branch` of the emission does from the frame `(keys, values)`: its effects, then the first row that holds.
-    @usableFromInline func outcome(state: Int, emission index: Int, branch: Int, keys: UInt64, values: UInt64) -> Outcome {
+    @inlinable func outcome(state: Int, emission index: Int, branch: Int, keys: UInt64, values: UInt64) -> Outcome {
         let flat = emissionStart[state] + index
         if let d = decisions(state: state, keys: keys, values: values) {
             // Decided with the frame: where each branch leads was worked out once, by ``deciding(flat:state:branch:keys:values:)``.
@@ -204,7 +204,7 @@ final class SessionMoves {
 
     /// Where branch `branch` of emission `flat` leads from the frame `(keys, values)`, by the guards: its effects, then
     /// the first row that holds on them, then the frame that row pushes (or a reset's new root).
-    func deciding(flat: Int, state: Int, branch: Int, keys: UInt64, values: UInt64) -> Outcome {
+    @usableFromInline func deciding(flat: Int, state: Int, branch: Int, keys: UInt64, values: UInt64) -> Outcome {
         let (k, v) = emissionList[flat].applying(branch: branch, keys: keys, values: values, layout: layout)
         let r = decideRow(flat: flat, state: state, keys: k, values: v)
         guard r >= 0 else { return .refused }

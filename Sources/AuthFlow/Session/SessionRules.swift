@@ -258,9 +258,14 @@ extension FlowSession {
     package func trySend(_ event: Event, value: (Key) -> Value) -> Bool {
         guard let rules = _rules, !storage.busy, storage.tracker == nil else { return (try? send(event, value: value)) != nil }
         storage.busy = true
-        defer { end() }
         var refusal: _RulesRefusal<State, Event>?
-        return _moveByRules(rules, event, sent: nil, refusal: &refusal) { value($0) } != nil
+        // The rules are the session's own for its whole life: borrowed, not retained and released per move. Nothing
+        // between here and `end()` throws: ended in line, not by a `defer` (a call of its own per move).
+        let moved = Unmanaged.passUnretained(rules)._withUnsafeGuaranteedRef { rules in
+            _moveByRules(rules, event, sent: nil, refusal: &refusal) { value($0) } != nil
+        }
+        end()
+        return moved
     }
 
     /// Moves on `event` by the flow's `authflow/2` rules: the transition, or `nil` with why in `refusal` and nothing changed.
@@ -280,16 +285,9 @@ extension FlowSession {
         let moves = rules.moves
         let flat = moves.emissionStart[s] + index
         let sentBits = moves.outputBits[flat]
-        if let sent {
-            var seen: UInt64 = 0
-            for key in sent {
-                guard let k = rules.id(of: key), sentBits & (1 << UInt64(k)) != 0 else { seen = ~0; break }
-                seen |= 1 << UInt64(k)
-            }
-            if seen != sentBits || sent.count != sentBits.nonzeroBitCount {
-                refusal = .mismatch(tracked: true)
-                return nil
-            }
+        if let sent, !Self._sends(sent, exactly: sentBits, rules) {
+            refusal = .mismatch(tracked: true)
+            return nil
         }
         // The branch is the values the step sent for the valued keys it adds, the first key varying slowest.
         let layout = rules.layout
@@ -316,26 +314,8 @@ extension FlowSession {
             return nil
         }
         if outcome.reset {
-            // The run ends and a new one starts at the variant's root with the keys the row keeps: nothing to undo.
-            let to = machine.initial
-            var kept: [(Key, Value)] = []
-            // Kept presence and valued keys have their bit; server-side counters (always kept) have none.
-            var bits = outcome.nextKeys & ~rules.root.keys | rules.serverCounters
-            while bits != 0 {
-                let k = bits.trailingZeroBitCount
-                bits &= bits - 1
-                let key = rules.keys[k]
-                // The value the app holds: what the step sent now, else what it held (unless the emission just changed it).
-                let held = sentBits & (1 << UInt64(k)) != 0 ? output(key) : (moves.touched[flat] & (1 << UInt64(k)) != 0 ? nil : storage.data[key])
-                if let value = rules.value(of: k, keys: outcome.nextKeys, values: outcome.nextValues, output: held) { kept.append((key, value)) }
-            }
-            machine.reset()
-            storage.data.reset(keeping: kept)
-            storage.frames.removeAll()
-            storage.frames.append(_SessionFrame((outcome.nextKeys, outcome.nextValues), replaced: false))
-            if storage.tracker != nil { track(.reset, from: from, event: event, to: to) }
-            if storage.presenter != nil { present() }
-            return Transition(from: from, on: event, to: to)
+            // Rare (a row that starts the flow again), so kept out of the move's own code.
+            return _resetByRow(rules, from: from, event: event, outcome: outcome, flat: flat, sentBits: sentBits, output: output)
         }
         let transition: Transition<State, Event>
         do {
@@ -349,7 +329,10 @@ extension FlowSession {
         storage.data.beginFrame()
         let childKeys = outcome.nextKeys
         let childValues = outcome.nextValues
-        var bits = moves.touched[flat] | outcome.touched
+        // A key the frame below holds no value for (no presence bit, not a counter) and the move leaves absent has nothing
+        // to write: most keys a move may change are clears of keys absent already (3.7 a move on Amplify's authenticator,
+        // 2.6 of them absent before and after), and visiting each cost a look into the data to find nothing to do.
+        var bits = (moves.touched[flat] | outcome.touched) & (frame.keys | childKeys | rules.counterBits | sentBits)
         while bits != 0 {
             let k = bits.trailingZeroBitCount
             bits &= bits - 1
@@ -373,6 +356,45 @@ extension FlowSession {
             present()
         }
         return transition
+    }
+
+    /// The move of a row that starts the flow again: the run ends and a new one starts at the variant's root with the keys
+    /// the row keeps (nothing to undo). Part of ``_moveByRules(_:_:sent:refusal:output:)``.
+    @usableFromInline @inline(never)
+    func _resetByRow(_ rules: SessionRules<State, Event, Key, Value>, from: State, event: Event, outcome: SessionMoves.Outcome,
+                     flat: Int, sentBits: UInt64, output: (Key) -> Value?) -> Transition<State, Event> {
+        let moves = rules.moves
+        // The run ends and a new one starts at the variant's root with the keys the row keeps: nothing to undo.
+        let to = machine.initial
+        var kept: [(Key, Value)] = []
+        // Kept presence and valued keys have their bit; server-side counters (always kept) have none.
+        var bits = outcome.nextKeys & ~rules.root.keys | rules.serverCounters
+        while bits != 0 {
+            let k = bits.trailingZeroBitCount
+            bits &= bits - 1
+            let key = rules.keys[k]
+            // The value the app holds: what the step sent now, else what it held (unless the emission just changed it).
+            let held = sentBits & (1 << UInt64(k)) != 0 ? output(key) : (moves.touched[flat] & (1 << UInt64(k)) != 0 ? nil : storage.data[key])
+            if let value = rules.value(of: k, keys: outcome.nextKeys, values: outcome.nextValues, output: held) { kept.append((key, value)) }
+        }
+        machine.reset()
+        storage.data.reset(keeping: kept)
+        storage.frames.removeAll()
+        storage.frames.append(_SessionFrame((outcome.nextKeys, outcome.nextValues), replaced: false))
+        if storage.tracker != nil { track(.reset, from: from, event: event, to: to) }
+        if storage.presenter != nil { present() }
+        return Transition(from: from, on: event, to: to)
+    }
+
+    /// Whether the keys `sent` are exactly the keys `bits` (a model id's bit each), each once.
+    @usableFromInline @inline(never)
+    static func _sends(_ sent: [Key], exactly bits: UInt64, _ rules: SessionRules<State, Event, Key, Value>) -> Bool {
+        var seen: UInt64 = 0
+        for key in sent {
+            guard let k = rules.id(of: key), bits & (1 << UInt64(k)) != 0 else { return false }
+            seen |= 1 << UInt64(k)
+        }
+        return seen == bits && sent.count == bits.nonzeroBitCount
     }
 
     /// The events the current step offers now that some branch of takes a row, in declaration order.

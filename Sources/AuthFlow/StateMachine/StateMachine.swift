@@ -180,7 +180,7 @@ public final class StateMachine<State: Hashable, Event: Hashable> {
     /// whose rows have guards (``FlowSession`` running an `authflow/2` flow), which decides the
     /// target itself. Observers are told as for ``send(_:)``.
     /// - Throws: ``TransitionError/reentrantCall(during:)`` from inside an observer; nothing changes.
-    @inlinable @discardableResult
+    @inlinable @inline(__always) @discardableResult
     func move(on event: Event, to: State) throws(TransitionError<State, Event>) -> Transition<State, Event> {
         if storage.notifying { throw TransitionError.reentrantCall(during: "send(\(event))") }
         let transition = Transition(from: state, on: event, to: to)

@@ -82,8 +82,20 @@ final class FrameMatcher<Driver: FlowDriver> {
     /// Whether the runtime is at `state`, with `height` frames of history (when read), holding exactly the data keys `data` with the frame's `values`.
     @inline(__always)
     func matches(state: Int32, values: UInt64, data: UInt64, height: Int) -> Bool {
+        matches(state: state, values: values, data: data, count: data.nonzeroBitCount, height: height)
+    }
+
+    /// Whether the runtime is at the frame of table entry `entry`, with `height` frames of history (when read).
+    @inline(__always)
+    func matches(_ entry: FrameTable.Entry, height: Int) -> Bool {
+        matches(state: entry.state, values: entry.values, data: entry.data, count: Int(entry.dataCount), height: height)
+    }
+
+    /// ``matches(state:values:data:height:)`` with the number of keys in `data` already counted.
+    @inline(__always)
+    func matches(state: Int32, values: UInt64, data: UInt64, count: Int, height: Int) -> Bool {
         if let app { return app.isAt(StateID(state), keys: KeySet(bits: data), values: UnsafePointer(expected), packed: values) }
-        if driver.state.rawValue != state || (readsInternals && driver.height != height) || driver.dataCount != data.nonzeroBitCount {
+        if driver.state.rawValue != state || (readsInternals && driver.height != height) || driver.dataCount != count {
             return false
         }
         return matchesData(values: values, bits: data)

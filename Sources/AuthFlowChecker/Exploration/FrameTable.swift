@@ -48,7 +48,12 @@ struct FrameTable {
         var keys: UInt64
         var values: UInt64
         /// The keys the runtime must hold as data: present keys but config, and counters above 0.
-        var data: UInt64
+        var data: UInt64 {
+            didSet { dataCount = Int32(data.nonzeroBitCount) }
+        }
+        /// How many keys ``data`` holds, counted once here: the frame comparison after every push and every undo
+        /// compares it with the runtime's count (counting the bits there cost about 20 instructions a comparison).
+        private(set) var dataCount: Int32 = 0
         var facts: Facts = []
         /// Once ``Facts/rulesDecided``: the rules it breaks are `brokenRules[ruleStart ..< ruleEnd]`.
         var ruleStart: Int32 = 0
@@ -57,6 +62,14 @@ struct FrameTable {
         var probedAt: Int32 = 0
 
         var configuration: Configuration { Configuration(state: state, keys: keys, values: values) }
+
+        init(state: Int32, keys: UInt64, values: UInt64, data: UInt64) {
+            self.state = state
+            self.keys = keys
+            self.values = values
+            self.data = data
+            self.dataCount = Int32(data.nonzeroBitCount)
+        }
     }
 
     /// One move of a configuration, in the semantics' order (its index from the entry's `moveStart` is its ordinal).

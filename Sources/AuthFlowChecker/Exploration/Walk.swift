@@ -353,7 +353,7 @@ struct Walk<Driver: FlowDriver> {
         let parent = entry(at: nodes.count - 1)
         announce(accepted: true, state: parent.state)
         let accepted = driver.undo()
-        if accepted && matcher.matches(state: parent.state, values: parent.values, data: parent.data, height: nodes.count - base) { return }
+        if accepted && matcher.matches(parent, height: nodes.count - base) { return }
         nodes.append(child)
         let subject = self.subject, readsInternals = self.readsInternals
         let userBack = undoIsAppBack(childEntry)
@@ -417,7 +417,7 @@ struct Walk<Driver: FlowDriver> {
         let entry = table.entries[Int(node.config)]
         let state = Int(entry.state)
         // What findings call the implementation is read only on the way to a finding (copying it per node would retain it).
-        if !matcher.matches(state: entry.state, values: entry.values, data: entry.data, height: nodes.count - base) {
+        if !matcher.matches(entry, height: nodes.count - base) {
             let subject = self.subject, found = mismatch(entry)
             let problem = found?.summary(subject: subject) ?? "\(subject) changed while it was compared"
             report(.divergence, state: entry.state, event: node.event, mismatch: found) { model in
