@@ -344,8 +344,13 @@ extension FlowSession {
                 storage.data.write(key, nil)
                 continue
             }
-            let sentValue = sentBits & bit != 0 ? output(key) : nil
-            storage.data.write(key, rules.value(of: k, keys: childKeys, values: childValues, output: sentValue))
+            if sentBits & bit != 0 && rules.counterBits & bit == 0 {
+                // A key the step sent holds what it sent while the frame has it (``SessionRules/value(of:keys:values:output:)``
+                // for a sent key), moved in as it is: no call, no copy.
+                storage.data.write(key, childKeys & bit != 0 ? output(key) : nil)
+                continue
+            }
+            storage.data.write(key, rules.value(of: k, keys: childKeys, values: childValues, output: nil))
         }
         storage.frames.append(_SessionFrame((childKeys, childValues), replaced: outcome.replace))
         if storage.tracker != nil {
