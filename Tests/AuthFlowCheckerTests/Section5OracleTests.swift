@@ -169,6 +169,10 @@ import Testing
             let oracle = HistoryCount.count(model, depth: depth)
             #expect(HistoryCount.Counts(total: counts.total, byState: counts.perState, byRow: counts.perRow) == oracle,
                     "\(label) at depth \(depth)")
+            // A walk with no whole graph to read counts over one expanded only below its depth: the same counts.
+            let bounded = ConfigurationGraph(model: model, expandingBelow: depth).countStacks(depth: depth)
+            #expect(bounded.total == counts.total && bounded.perState == counts.perState && bounded.perRow == counts.perRow,
+                    "\(label) at depth \(depth), counted on a graph expanded below it")
         }
     }
 

@@ -22,16 +22,20 @@ package final class FlowAnalysis: @unchecked Sendable {
     package let limits: CheckLimits
     /// Whether the graph keeps its deduplicated edges, which only stack counts need (a quarter more work).
     package let keepsEdges: Bool
+    /// For an analysis that only counts stacks of at most this many moves: the graph expands only what such a count
+    /// reads (``ConfigurationGraph/countedThrough``); nil for a whole graph.
+    package let countsThrough: Int?
     private let lock = NSLock()
     private var searched: ConfigurationGraph?
     private var moves: FrameMoves?
     private var movesCutBy: StopReason?
 
     /// The analysis of `model` within `limits`, searched on first use.
-    package init(model: FlowModel, limits: CheckLimits = CheckLimits(), edges: Bool = false) {
+    package init(model: FlowModel, limits: CheckLimits = CheckLimits(), edges: Bool = false, countsThrough: Int? = nil) {
         self.model = model
         self.limits = limits
         keepsEdges = edges
+        self.countsThrough = countsThrough
     }
 
     /// The analysis of a graph already searched (the limits it was searched within are its own).
@@ -39,6 +43,7 @@ package final class FlowAnalysis: @unchecked Sendable {
         model = graph.model
         limits = CheckLimits()
         keepsEdges = true
+        countsThrough = graph.countedThrough
         searched = graph
     }
 
@@ -84,7 +89,7 @@ package final class FlowAnalysis: @unchecked Sendable {
         if let searched { return searched }
         var limits = limits
         limits.timeout = deadline.timeout
-        let graph = ConfigurationGraph(model: model, limits: limits, start: deadline.start, edges: keepsEdges)
+        let graph = ConfigurationGraph(model: model, limits: limits, start: deadline.start, edges: keepsEdges, expandingBelow: countsThrough)
         searched = graph
         return graph
     }

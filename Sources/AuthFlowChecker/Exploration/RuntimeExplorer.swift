@@ -71,11 +71,15 @@ package struct RuntimeExplorer: Sendable {
         wholeGraph(depth: depth).countStacks(depth: max(0, depth)).total
     }
 
-    /// The configuration graph within `depth`, with no limit on the configurations it stores: the run's own when its
-    /// analysis has a whole one, else searched now.
+    /// The configuration graph a count of stacks of at most `depth` moves reads, with no limit on the configurations it
+    /// stores: the run's own when its analysis has a whole one, else searched now, expanded only below `depth` moves
+    /// (Amplify's authenticator: 121,824 configurations in all, a walk of depth 9 counts over those within 9 moves).
     func wholeGraph(depth: Int) -> ConfigurationGraph {
-        if let graph = analysis?.graph(within: .none), graph.stoppedBy == nil { return graph }
-        return FlowAnalysis(model: model, limits: CheckLimits(depth: depth, maxConfigurations: .max), edges: true).graph(within: .none)
+        if let graph = analysis?.graph(within: .none), graph.stoppedBy == nil, graph.countedThrough.map({ depth <= $0 }) ?? true {
+            return graph
+        }
+        return FlowAnalysis(model: model, limits: CheckLimits(depth: depth, maxConfigurations: .max), edges: true,
+                            countsThrough: max(0, depth)).graph(within: .none)
     }
 
     /// Walks every stack of at most `depth` events through `driver`, which must be at its root.

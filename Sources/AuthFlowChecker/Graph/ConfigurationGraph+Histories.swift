@@ -33,6 +33,7 @@ extension ConfigurationGraph {
     ///   pair counted); O(C · m + K') memory for the widest level's K' keys.
     func countHistories(depth: Int, timeout: Double? = nil, start: Date = Date(),
                         progress: ((_ height: Int) -> Void)? = nil) -> StackCounts {
+        precondition(countedThrough.map { depth <= $0 } ?? true, "a graph expanded below \(countedThrough ?? 0) moves counts no deeper")
         var count = HistoryCount(graph: self, depth: depth)
         count.run(timeout: timeout, start: start, progress: progress)
         return count.counts

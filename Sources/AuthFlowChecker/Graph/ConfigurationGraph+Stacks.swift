@@ -32,6 +32,7 @@ extension ConfigurationGraph {
     func countStacks(depth: Int, timeout: Double? = nil, start: Date = Date(),
                      progress: ((_ height: Int) -> Void)? = nil) -> StackCounts {
         if model.stacksAreHistories { return countHistories(depth: depth, timeout: timeout, start: start, progress: progress) }
+        precondition(countedThrough.map { depth <= $0 } ?? true, "a graph expanded below \(countedThrough ?? 0) moves counts no deeper")
         var counts = StackCounts(total: 0, perState: [Int](repeating: 0, count: model.stateCount),
                                  perRow: [Int](repeating: 0, count: model.rows.count), saturated: false)
         var saturated = false

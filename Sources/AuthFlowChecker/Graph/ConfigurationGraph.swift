@@ -52,6 +52,9 @@ package struct ConfigurationGraph: Sendable {
     /// A flow whose stacks are histories, searched whole with `edges`: each configuration's forward moves, kept in
     /// place of the edges for its count (``ForwardMoves``); nil otherwise.
     let forwardMoves: ForwardMoves?
+    /// For a graph expanded only below a number of moves (`expandingBelow`): that number, the deepest count of stacks
+    /// it can make; nil for a graph searched whole.
+    private(set) var countedThrough: Int?
     /// Per state: the first configuration (breadth-first) in that state, or -1 when unreachable.
     let firstOfState: [Int32]
     /// Per state: the first configuration whose data lacks a key the state requires, or -1.
@@ -78,7 +81,11 @@ package struct ConfigurationGraph: Sendable {
     ///   histories (``FlowModel/stacksAreHistories``) keeps its forward moves instead (``forwardMoves``), which its count
     ///   reads (``countHistories(depth:timeout:start:progress:)``): the count made the same list itself before, so the
     ///   peak is the same (about 9 MB of an authenticator's 121,824 configurations).
-    package init(model: FlowModel, limits: CheckLimits = CheckLimits(), start: Date = Date(), edges: Bool = true) {
+    /// - Parameter expandingBelow: when set, only configurations fewer than this many moves from a root are expanded
+    ///   (the others are found, with no moves): all a count of stacks of at most that many moves reads, for a walk that
+    ///   counts its stacks without a whole graph to read them from. ``countedThrough`` records it.
+    package init(model: FlowModel, limits: CheckLimits = CheckLimits(), start: Date = Date(), edges: Bool = true,
+                 expandingBelow bound: Int? = nil) {
         let keepEdges = edges && !model.stacksAreHistories
         let keepsMoves = edges && model.stacksAreHistories
         let stateCount = model.stateCount
@@ -87,6 +94,7 @@ package struct ConfigurationGraph: Sendable {
             self = ConfigurationGraph(model: model, reach: reach)
             return
         }
+        let bound = bound.map { Int32(clamping: Swift.max(0, $0)) }
         let progress = CheckProgress.current
         let isStatic = model.isStatic
         let requires = model.requires.map(\.bits)
@@ -136,6 +144,8 @@ package struct ConfigurationGraph: Sendable {
         var forwardMoves = ForwardMoves()
         var head = 0
         search: while head < index.count {
+            // Breadth-first: once one configuration is at the bound, every one after it is too.
+            if let bound, distance[head] >= bound { break }
             let configuration = index.configurations[head]
             if keepEdges { edgeStart.append(edgeTarget.count) }
             /// Records the child `(target, keys, values)` reached by `event` through `row`: its index, or nil when a limit
@@ -220,6 +230,13 @@ package struct ConfigurationGraph: Sendable {
             edgeStart.append(edgeTarget.count)
         }
 
+        if keepsMoves, bound != nil {
+            // The configurations at the bound have no moves.
+            while forwardMoves.start.count < 3 * index.count {
+                forwardMoves.begin()
+                forwardMoves.end()
+            }
+        }
         forwardMoves.close()
         // A search a limit stopped has configurations it did not expand: their moves are asked for again when counted. (A
         // static flow's stacks are never histories: it has no in-place update, reset or server-side key.)
@@ -227,6 +244,7 @@ package struct ConfigurationGraph: Sendable {
                   forwardMoves: keepsMoves && stoppedBy == nil ? forwardMoves : nil,
                   firstOfState: firstOfState, firstUnmet: firstUnmet, stoppedBy: stoppedBy, index: index,
                   depth: distance, backReach: nil, reachIndex: [], reachPosition: [])
+        countedThrough = bound.map(Int.init)
     }
 
     /// The graph of a flow with server-side keys from its search over backs: configurations shortest first, each one's
