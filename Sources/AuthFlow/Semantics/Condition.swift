@@ -63,3 +63,20 @@
         return false
     }
 }
+
+extension Optional where Wrapped == Condition {
+    /// Whether the guard holds in the frame; no guard holds everywhere. A test of one key is made here, in line, on the
+    /// guard where it lies; only a compound guard is copied out to ``Condition/holds(state:keys:values:layout:)`` (a copy
+    /// and a release per guard tested cost the configuration search about a tenth of its time).
+    @inlinable @inline(__always)
+    package func holdsOrAbsent(state: Int32, keys: UInt64, values: UInt64, layout: DataLayout) -> Bool {
+        switch self {
+        case .none: return true
+        case let .present(k)?: return keys & (1 << UInt64(k)) != 0
+        case let .absent(k)?: return keys & (1 << UInt64(k)) == 0
+        case let .valueIn(k, mask)?: return keys & (1 << UInt64(k)) != 0 && mask & (1 << UInt64(layout.field(k, in: values))) != 0
+        case let condition?: return condition.holds(state: state, keys: keys, values: values, layout: layout)
+        }
+    }
+}
+

@@ -149,15 +149,23 @@ extension FlowModel {
         // Through a pointer: a subscript's value is a copy of the emission (its lists retained), a pointee is read in place.
         precondition(index >= 0 && index < list.count, "emission index out of range")
         let emission = list.baseAddress.unsafelyUnwrapped + index
+        return emission.pointee.rows.withUnsafeBufferPointer { rows in
+            move(emission, index: index, rows: rows, state: state, branch: branch, keys: keys, values: values, layout: layout)
+        }
+    }
+
+    /// ``move(in:state:index:branch:keys:values:layout:)`` of the emission at `emission` (the state's `index`th), its
+    /// rows `rows` already in hand: ``successors(state:keys:values:into:)`` takes them once per emission, not per branch.
+    @inline(__always)
+    static func move(_ emission: UnsafePointer<Emission>, index: Int, rows: UnsafeBufferPointer<GuardedRow>, state: Int, branch: Int,
+                     keys: UInt64, values: UInt64, layout: DataLayout) -> Successor {
         let (k, v) = emission.pointee.applying(branch: branch, keys: keys, values: values, layout: layout)
         var outcome = Outcome.illegal
         var fired = -1
-        emission.pointee.rows.withUnsafeBufferPointer { rows in
-            if let r = firstRow(in: rows, state: state, keys: k, values: v, layout: layout) {
-                let row = rows.baseAddress.unsafelyUnwrapped + r
-                outcome = GuardedRow.outcome(of: row, keys: k, values: v, layout: layout)
-                fired = row.pointee.row
-            }
+        if let r = firstRow(in: rows, state: state, keys: k, values: v, layout: layout) {
+            let row = rows.baseAddress.unsafelyUnwrapped + r
+            outcome = GuardedRow.outcome(of: row, keys: k, values: v, layout: layout)
+            fired = row.pointee.row
         }
         return Successor(event: emission.pointee.event, emission: index, branch: branch, effectKeys: k, effectValues: v, outcome: outcome, row: fired)
     }
@@ -167,7 +175,7 @@ extension FlowModel {
     @inline(__always)
     package static func firstRow(in rows: UnsafeBufferPointer<GuardedRow>, state: Int, keys: UInt64, values: UInt64, layout: DataLayout) -> Int? {
         guard let base = rows.baseAddress else { return nil }
-        for r in 0..<rows.count where (base + r).pointee.when?.holds(state: Int32(state), keys: keys, values: values, layout: layout) ?? true {
+        for r in 0..<rows.count where (base + r).pointee.when.holdsOrAbsent(state: Int32(state), keys: keys, values: values, layout: layout) {
             return r
         }
         return nil
@@ -177,7 +185,7 @@ extension FlowModel {
     @inline(__always)
     package static func offers(in list: UnsafeBufferPointer<Emission>, index: Int, state: Int, keys: UInt64, values: UInt64, layout: DataLayout) -> Bool {
         precondition(index >= 0 && index < list.count, "emission index out of range")
-        return (list.baseAddress.unsafelyUnwrapped + index).pointee.when?.holds(state: Int32(state), keys: keys, values: values, layout: layout) ?? true
+        return (list.baseAddress.unsafelyUnwrapped + index).pointee.when.holdsOrAbsent(state: Int32(state), keys: keys, values: values, layout: layout)
     }
 
     /// Every move from the frame `(state, keys, values)`, in the order the semantics fixes.
@@ -191,9 +199,13 @@ extension FlowModel {
         emissions[state].withUnsafeBufferPointer { list in
             for index in list.indices {
                 let emission = list.baseAddress.unsafelyUnwrapped + index
-                if emission.pointee.when?.holds(state: stateID, keys: keys, values: values, layout: layout) == false { continue }
-                for branch in 0..<emission.pointee.branchCount(layout) {
-                    successors.append(Self.move(in: list, state: state, index: index, branch: branch, keys: keys, values: values, layout: layout))
+                if !emission.pointee.when.holdsOrAbsent(state: stateID, keys: keys, values: values, layout: layout) { continue }
+                let branches = emission.pointee.branchCount(layout)
+                emission.pointee.rows.withUnsafeBufferPointer { rows in
+                    for branch in 0..<branches {
+                        successors.append(Self.move(emission, index: index, rows: rows, state: state, branch: branch,
+                                                    keys: keys, values: values, layout: layout))
+                    }
                 }
             }
         }
