@@ -29,10 +29,9 @@
     /// - Complexity: O(size of the condition).
     @usableFromInline package func holds(state: Int32, keys: UInt64, values: UInt64, layout: DataLayout) -> Bool {
         switch self {
-        case let .present(k): return keys & (1 << UInt64(k)) != 0
-        case let .absent(k): return keys & (1 << UInt64(k)) == 0
-        case let .valueIn(k, mask):
-            return keys & (1 << UInt64(k)) != 0 && mask & (1 << UInt64(layout.field(k, in: values))) != 0
+        case .present, .absent, .valueIn:
+            // The tests of one key are defined once, where a guard is read in place.
+            return Optional(self).holdsOrAbsent(state: state, keys: keys, values: values, layout: layout)
         case let .atLeast(k, n): return layout.field(k, in: values) >= n
         case let .below(k, n): return layout.field(k, in: values) < n
         case let .all(conditions): return conditions.allSatisfy { $0.holds(state: state, keys: keys, values: values, layout: layout) }

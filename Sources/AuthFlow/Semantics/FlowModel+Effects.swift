@@ -67,13 +67,9 @@ extension FlowModel.GuardedRow {
     /// data after its clears, its own effects and its target's `entry`; for a reset, the data the new
     /// run starts with (the variant's config values and the kept keys, less the row's clears).
     /// - Complexity: O(keys its effects name).
-    @inline(__always)
-    package func outcome(keys: UInt64, values: UInt64, layout: DataLayout) -> FlowModel.Outcome {
-        withUnsafePointer(to: self) { Self.outcome(of: $0, keys: keys, values: values, layout: layout) }
-    }
-
-    /// ``outcome(keys:values:layout:)`` of the row at `row`, read in place: called on a row read out of its list, the
-    /// method copied the row (about 150 bytes) and released its lists after, at every move the configuration search made.
+    ///
+    /// Read through a pointer to the row, where it lies: a method called on a row read out of its list copied the row
+    /// (about 150 bytes) and released its lists after, at every move the configuration search made.
     @inline(__always)
     package static func outcome(of row: UnsafePointer<FlowModel.GuardedRow>, keys: UInt64, values: UInt64, layout: DataLayout) -> FlowModel.Outcome {
         if row.pointee.reset { return .reset(keys: keys & row.pointee.keepKeys, values: values & row.pointee.keepValues) }

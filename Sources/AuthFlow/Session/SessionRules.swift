@@ -259,11 +259,8 @@ extension FlowSession {
         guard let rules = _rules, !storage.busy, storage.tracker == nil else { return (try? send(event, value: value)) != nil }
         storage.busy = true
         var refusal: _RulesRefusal<State, Event>?
-        // The rules are the session's own for its whole life: borrowed, not retained and released per move. Nothing
-        // between here and `end()` throws: ended in line, not by a `defer` (a call of its own per move).
-        let moved = Unmanaged.passUnretained(rules)._withUnsafeGuaranteedRef { rules in
-            _moveByRules(rules, event, sent: nil, refusal: &refusal) { value($0) } != nil
-        }
+        // Nothing between here and `end()` throws: ended in line, not by a `defer` (a call of its own per move).
+        let moved = _moveByRules(rules, event, sent: nil, refusal: &refusal) { value($0) } != nil
         end()
         return moved
     }

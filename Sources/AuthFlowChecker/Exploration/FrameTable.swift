@@ -48,12 +48,10 @@ struct FrameTable {
         var keys: UInt64
         var values: UInt64
         /// The keys the runtime must hold as data: present keys but config, and counters above 0.
-        var data: UInt64 {
-            didSet { dataCount = Int32(data.nonzeroBitCount) }
-        }
+        let data: UInt64
         /// How many keys ``data`` holds, counted once here: the frame comparison after every push and every undo
         /// compares it with the runtime's count (counting the bits there cost about 20 instructions a comparison).
-        private(set) var dataCount: Int32 = 0
+        let dataCount: Int32
         var facts: Facts = []
         /// Once ``Facts/rulesDecided``: the rules it breaks are `brokenRules[ruleStart ..< ruleEnd]`.
         var ruleStart: Int32 = 0
@@ -147,8 +145,6 @@ struct FrameTable {
     private let emissionAdds: [[UInt64]]
     /// Per row (by its index in the model's rows): the presence keys its own effects and its target's entry add (0 without effects).
     private let rowEffectAdds: [UInt64]
-    /// The model's initial state.
-    private let initial: Int32
     /// The flow whose moves the table keeps: held here, so an expansion reads it in place (passing it in, read out of
     /// the walk's reference to it, copied the whole model, about 2,500 instructions, at every expansion).
     private let model: FlowModel
@@ -195,7 +191,6 @@ struct FrameTable {
         var rowEffectAdds = [UInt64](repeating: 0, count: (rows.map(\.row).max() ?? -1) + 1)
         for row in rows where row.hasEffects { rowEffectAdds[row.row] = row.effects.addKeys | row.entry.addKeys }
         self.rowEffectAdds = rowEffectAdds
-        initial = model.initial.rawValue
         self.model = model
         unemitted = model.emissions.map { emissions in
             guard probesEveryEvent else { return [] }
@@ -291,7 +286,7 @@ struct FrameTable {
                     check.enabled = true
                     check.resets = true
                     move.target = Self.reset
-                    move.landing = intern(Configuration(state: initial, keys: keys, values: values))
+                    move.landing = intern(Configuration(state: model.initial.rawValue, keys: keys, values: values))
                 case .illegal:
                     check.refused = true
                 }

@@ -68,13 +68,13 @@ package struct RuntimeExplorer: Sendable {
     /// limit on the configurations it stores (a count that overflows saturates at `Int.max`).
     /// - Complexity: O(C · m + depth · E) for C configurations and E deduplicated edges.
     package func countStacks(depth: Int) -> Int {
-        wholeGraph(depth: depth).countStacks(depth: max(0, depth)).total
+        countingGraph(depth: depth).countStacks(depth: max(0, depth)).total
     }
 
     /// The configuration graph a count of stacks of at most `depth` moves reads, with no limit on the configurations it
     /// stores: the run's own when its analysis has a whole one, else searched now, expanded only below `depth` moves
     /// (Amplify's authenticator: 121,824 configurations in all, a walk of depth 9 counts over those within 9 moves).
-    func wholeGraph(depth: Int) -> ConfigurationGraph {
+    func countingGraph(depth: Int) -> ConfigurationGraph {
         if let graph = analysis?.graph(within: .none), graph.stoppedBy == nil, graph.countedThrough.map({ depth <= $0 }) ?? true {
             return graph
         }
@@ -114,7 +114,7 @@ package struct RuntimeExplorer: Sendable {
     /// Section 5's count of the stacks of at most `depth` forward moves, on the run's graph when it has a whole one; nil
     /// when `timeout` seconds after `start` stopped it.
     func countHistories(depth: Int, timeout: Double? = nil, start: Date = Date()) -> Int? {
-        let counts = wholeGraph(depth: depth).countStacks(depth: max(0, depth), timeout: timeout, start: start)
+        let counts = countingGraph(depth: depth).countStacks(depth: max(0, depth), timeout: timeout, start: start)
         return counts.stoppedBy == nil ? counts.total : nil
     }
 }
