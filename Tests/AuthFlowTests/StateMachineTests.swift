@@ -164,6 +164,31 @@ import Testing
         try check(KeyID(2), KeyID(0))
     }
 
+    /// A copy of a stack is a value: changing one (a push, a write into the top frame, a pop, a reset) leaves the
+    /// other as it was, by name or by dense id (the two share their memory until one of them changes).
+    @Test func aCopyIsNotChangedByTheOriginal() throws {
+        func check<Key: Hashable>(_ k: Key, _ j: Key) throws {
+            var data = DataStack<Key, FlowValue>()
+            data.push([(k, FlowValue.string("1"))])
+            let copy = data
+            data.push([(j, FlowValue.string("2"))])
+            data.beginFrame()
+            data.write(k, FlowValue.string("3"))
+            #expect(copy.current == [k: FlowValue.string("1")] && copy.count == 1 && copy.depth == 1)
+            var second = data
+            try second.pop()
+            try second.pop()
+            #expect(data.current == [k: FlowValue.string("3"), j: FlowValue.string("2")] && data.depth == 3)
+            #expect(second.current == [k: FlowValue.string("1")] && second.depth == 1)
+            let third = data
+            data.reset()
+            #expect(third[k] == FlowValue.string("3") && third.frame(at: 1).map(\.value) == [FlowValue.string("2")])
+            #expect(data.current.isEmpty && copy[k] == FlowValue.string("1"))
+        }
+        try check("k", "j")
+        try check(KeyID(2), KeyID(0))
+    }
+
     /// Removing a key that is absent changes nothing (the runtime clears every key a move may touch): what the
     /// stack answers, and what a pop restores, are those of a frame that never named it.
     @Test func removingAnAbsentKeyChangesNothing() throws {

@@ -82,6 +82,14 @@ struct _OwnedStack<Element> {
         capacity *= 2
     }
 
+    /// A stack of its own holding the same elements (copied).
+    @inlinable func copy() -> _OwnedStack {
+        var copy = _OwnedStack(capacity: capacity)
+        copy.base.initialize(from: base, count: count)
+        copy.count = count
+        return copy
+    }
+
     /// The elements, bottom first, as an array.
     @inlinable var elements: [Element] { Array(UnsafeBufferPointer(start: base, count: count)) }
 }

@@ -2,46 +2,65 @@ import AuthFlow
 
 /// A flow's keys as the walk reads and writes their values, in flat tables built once: where each
 /// key's field lies in the packed values, and each valued key's domain, as text and as values.
-struct FrameValueTable {
+///
+/// One record per key, in memory the table owns (freed in `deinit`): the frame comparison after every push
+/// and every undo reads a key's field and domain with one look, where four arrays cost four bounds checks.
+/// Both the matcher and the walk's sender hold the one table.
+final class FrameValueTable {
+    /// Where key `k`'s field lies in the packed values, and where its domain's texts are in ``texts`` and ``textValues``.
+    struct Field {
+        /// The field's first bit (below 64), and the mask of its width (0 for a presence key).
+        let shift: UInt64
+        let mask: UInt64
+        /// A valued key's values are `textStart ..< textEnd` (empty for other keys).
+        let textStart: Int
+        let textEnd: Int
+    }
+
     /// Bits of the counters and of the valued keys.
     let counterBits: UInt64
     let valuedBits: UInt64
-    /// Per key: where its field starts in the packed values and the mask of its width (0 for presence keys).
-    let shift: [UInt64]
-    let width: [UInt64]
-    /// The domain texts of every valued key, one after another: key `k`'s value `i` is `texts[textStart[k] + i]`,
-    /// below `textStart[k + 1]`.
+    /// Per key, its field.
+    let fields: UnsafeMutableBufferPointer<Field>
+    /// The domain texts of every valued key, one after another: key `k`'s value `i` is `texts[fields[k].textStart + i]`.
     let texts: [String]
-    let textStart: [Int]
     /// The same texts as values (sent as they are, and compared where the built-in runtime stores them).
-    let textValues: [FlowValue]
+    let textValues: UnsafeMutableBufferPointer<FlowValue>
 
     init(layout: DataLayout, keyCount: Int) {
         let keys = 0..<keyCount
         counterBits = keys.reduce(0) { layout.isCounter($1) ? $0 | 1 << UInt64($1) : $0 }
         valuedBits = keys.reduce(0) { layout.isValued($1) ? $0 | 1 << UInt64($1) : $0 }
-        shift = keys.map { UInt64(layout.shift[$0]) }
-        width = keys.map { layout.width[$0] == 0 ? 0 : (1 << UInt64(layout.width[$0])) - 1 }
-        var texts: [String] = [], textStart: [Int] = []
+        var texts: [String] = [], fields: [Field] = []
         for k in keys {
-            textStart.append(texts.count)
+            let width = layout.width[k]
+            fields.append(Field(shift: UInt64(layout.shift[k]), mask: width == 0 ? 0 : (1 << UInt64(width)) - 1,
+                                textStart: texts.count, textEnd: texts.count + layout.domains[k].count))
             texts += layout.domains[k]
         }
-        textStart.append(texts.count)
         self.texts = texts
-        self.textStart = textStart
-        self.textValues = texts.map(FlowValue.string)
+        self.fields = .allocate(capacity: fields.count)
+        _ = self.fields.initialize(from: fields)
+        self.textValues = .allocate(capacity: texts.count)
+        _ = self.textValues.initialize(from: texts.map(FlowValue.string))
+    }
+
+    deinit {
+        fields.deallocate()
+        textValues.deinitialize().deallocate()
     }
 
     /// Key `k`'s field in the packed `values`: a valued key's value index, a counter's count.
     @inline(__always) func field(_ k: Int, in values: UInt64) -> Int {
-        Int((values >> shift[k]) & width[k])
+        let field = fields[k]
+        return Int(truncatingIfNeeded: (values &>> field.shift) & field.mask)
     }
 
     /// Where valued key `k`'s value in the packed `values` is in ``texts`` and ``textValues`` (`nil` outside its domain).
     @inline(__always) func position(_ k: Int, in values: UInt64) -> Int? {
-        let position = textStart[k] + field(k, in: values)
-        return position < textStart[k + 1] ? position : nil
+        let field = fields[k]
+        let position = field.textStart &+ Int(truncatingIfNeeded: (values &>> field.shift) & field.mask)
+        return position < field.textEnd ? position : nil
     }
 }
 
