@@ -47,6 +47,14 @@ struct _OwnedStack<Element> {
         }
     }
 
+    /// Where the top element lies, to change it in place.
+    @inlinable var lastPointer: UnsafeMutablePointer<Element> {
+        @inline(__always) get {
+            precondition(count > 0, "the stack is empty")
+            return base + (count &- 1)
+        }
+    }
+
     /// The element at `index` (0 is the bottom).
     @inlinable subscript(index: Int) -> Element {
         @inline(__always) get {

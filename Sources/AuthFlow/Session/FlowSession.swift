@@ -45,6 +45,13 @@
 struct _SessionFrame {
     @usableFromInline var keys: UInt64
     @usableFromInline var values: UInt64
+    /// Where the session's decisions for this frame are (``SessionMoves/FrameDecisions``), valid while their
+    /// `generation` is this one's; -1 until asked. An undo lands on a frame that knows its place, so it is not looked up again.
+    @usableFromInline var decision: Int32 = -1
+    /// The decided branch that pushed this frame (its index in the decisions' outcomes, same generation), or -1: the
+    /// frame's own place is written back there once found, so the next push by that branch knows it.
+    @usableFromInline var from: Int32 = -1
+    @usableFromInline var generation: UInt32 = 0
     @usableFromInline var replaced: Bool
     @inlinable init(_ frame: (keys: UInt64, values: UInt64), replaced: Bool) {
         (keys, values) = frame

@@ -22,6 +22,8 @@ final class SessionMoves {
         /// Whether the row starts the flow again, and whether it replaces the top frame (section 5's `"history": "replace"`).
         @usableFromInline var reset: Bool
         @usableFromInline var replace: Bool
+        /// The place of the decisions of the frame it pushes, once that frame was asked about (-1 until then).
+        @usableFromInline var next: Int32 = -1
 
         /// No row holds.
         static let refused = Outcome(nextKeys: 0, nextValues: 0, touched: 0, to: -1, fired: -1, reset: false, replace: false)
@@ -60,6 +62,8 @@ final class SessionMoves {
     /// What the model decides in the frames this session has entered, each decided once (see ``decisions(state:keys:values:)``):
     /// behind a pointer, so the hot path pays no dynamic exclusivity check (a session is used by one task at a time).
     @usableFromInline let _decided: UnsafeMutablePointer<FrameDecisions>
+    /// The most frames decided before the decisions are forgotten (``FrameDecisions/capacity``; smaller in tests).
+    var decisionCapacity = FrameDecisions.capacity
     @inlinable var decided: FrameDecisions {
         @inline(__always) unsafeAddress { UnsafePointer(_decided) }
         @inline(__always) unsafeMutableAddress { _decided }
@@ -92,6 +96,8 @@ final class SessionMoves {
         @usableFromInline var rowStart: [Int32] = []
         /// Per frame, per emission, per branch: where the branch leads (its fired row and the frame that row pushes).
         @usableFromInline var outcomes: [Outcome] = []
+        /// Which set of decisions this is: a frame's place in an earlier set is not one in this set.
+        @usableFromInline var generation: UInt32 = 0
         /// The frame asked about last and its index (most questions come in runs about one frame).
         @usableFromInline var last = Key(state: -1, keys: 0, values: 0)
         @usableFromInline var lastIndex: Int32 = -1
@@ -229,6 +235,53 @@ final class SessionMoves {
         return decided.accepted[d] & (1 << UInt64(index)) != 0
     }
 
+    /// The index of the decisions of the session's top frame `frame` (in state `state`), made now if this is its first
+    /// question, and kept in the frame (and in the branch that pushed it): a walk's undo lands on a frame that knows
+    /// where its decisions are, and a push by a branch that pushed the same frame before knows it too. `nil` when the
+    /// state's decisions are not kept.
+    @inlinable @inline(__always)
+    func decisions(state: Int, frame: UnsafeMutablePointer<_SessionFrame>) -> Int? {
+        if frame.pointee.decision >= 0 && frame.pointee.generation == decided.generation { return Int(frame.pointee.decision) }
+        return place(state: state, frame: frame)
+    }
+
+    /// ``decisions(state:frame:)`` for a frame that does not know its place yet.
+    @usableFromInline @inline(never)
+    func place(state: Int, frame: UnsafeMutablePointer<_SessionFrame>) -> Int? {
+        let from = frame.pointee.from, before = frame.pointee.generation
+        if from >= 0 && before == decided.generation {
+            let next = decided.outcomes[Int(from)].next
+            if next >= 0 {
+                frame.pointee.decision = next
+                return Int(next)
+            }
+        }
+        guard let d = decisions(state: state, keys: frame.pointee.keys, values: frame.pointee.values) else { return nil }
+        // Deciding may have forgotten every frame (a new generation): the branch's index is then of no use.
+        if from >= 0 && before == decided.generation { decided.outcomes[Int(from)].next = Int32(d) }
+        frame.pointee.decision = Int32(d)
+        frame.pointee.generation = decided.generation
+        frame.pointee.from = -1
+        return d
+    }
+
+    /// Whether the step offers its emission `index` in the frame whose decisions are at `d` (`nil`: not kept, by the guards).
+    @inlinable @inline(__always)
+    func offers(_ d: Int?, state: Int, emission index: Int, keys: UInt64, values: UInt64) -> Bool {
+        guard let d else { return decideOffers(state: state, emission: index, keys: keys, values: values) }
+        return decided.offered[d] & (1 << UInt64(index)) != 0
+    }
+
+    /// What branch `branch` of emission `index` does from the frame whose decisions are at `d` (`nil`: not kept, by the
+    /// guards), and the branch's index among the decisions' outcomes (-1 when not kept).
+    @inlinable @inline(__always)
+    func outcome(_ d: Int?, state: Int, emission index: Int, branch: Int, keys: UInt64, values: UInt64) -> (Outcome, Int32) {
+        let flat = emissionStart[state] + index
+        guard let d else { return (deciding(flat: flat, state: state, branch: branch, keys: keys, values: values), -1) }
+        let position = Int(decided.rowStart[d]) + branchOffset[flat] + branch
+        return (decided.outcomes[position], Int32(position))
+    }
+
     /// The index of the frame's decisions, made now if this is its first question; `nil` when the state's are not kept.
     @inlinable @inline(__always)
     func decisions(state: Int, keys: UInt64, values: UInt64) -> Int? {
@@ -250,7 +303,11 @@ final class SessionMoves {
     /// Decides the frame `key` by the guards: every emission of its step, every branch.
     @inline(never)
     func decide(_ key: FrameDecisions.Key) -> Int32 {
-        if decided.offered.count >= FrameDecisions.capacity { decided = FrameDecisions() }
+        if decided.offered.count >= decisionCapacity {
+            let generation = decided.generation &+ 1
+            decided = FrameDecisions()
+            decided.generation = generation
+        }
         let state = key.state
         let d = Int32(decided.offered.count)
         var offered: UInt64 = 0, accepted: UInt64 = 0

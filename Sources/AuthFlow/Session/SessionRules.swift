@@ -275,11 +275,12 @@ extension FlowSession {
             return nil
         }
         let frame = storage.frames.last.frame
-        guard rules.offers(state: s, emission: index, in: frame) else {
+        let moves = rules.moves
+        let d = moves.decisions(state: s, frame: storage.frames.lastPointer)
+        guard moves.offers(d, state: s, emission: index, keys: frame.keys, values: frame.values) else {
             refusal = .notOffered
             return nil
         }
-        let moves = rules.moves
         let flat = moves.emissionStart[s] + index
         let sentBits = moves.outputBits[flat]
         if let sent, !Self._sends(sent, exactly: sentBits, rules) {
@@ -305,7 +306,7 @@ extension FlowSession {
             }
             branch = branch * rules.addValuedChoiceCount[position] + choice
         }
-        let outcome = moves.outcome(state: s, emission: index, branch: branch, keys: frame.keys, values: frame.values)
+        let (outcome, position) = moves.outcome(d, state: s, emission: index, branch: branch, keys: frame.keys, values: frame.values)
         guard outcome.fires else {
             refusal = .noRow
             return nil
@@ -349,7 +350,10 @@ extension FlowSession {
             }
             storage.data.write(key, rules.value(of: k, keys: childKeys, values: childValues, output: nil))
         }
-        storage.frames.append(_SessionFrame((childKeys, childValues), replaced: outcome.replace))
+        var child = _SessionFrame((childKeys, childValues), replaced: outcome.replace)
+        // The pushed frame's decisions are where the branch found them last time, if it did in this generation.
+        (child.decision, child.from, child.generation) = (outcome.next, position, moves.decided.generation)
+        storage.frames.append(child)
         if storage.tracker != nil {
             // Only a tracked session builds what the tracker records (no list is made or released per move otherwise).
             let data = rules.trackedData(state: s, emission: index, row: Int(outcome.fired), keys: childKeys, values: childValues)
