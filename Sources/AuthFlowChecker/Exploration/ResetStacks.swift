@@ -34,11 +34,14 @@ final class ResetStacks: Sendable {
             self.landings = landings
             return
         }
-        // Each configuration's moves come from a table that holds one configuration at a time (the walk's moves, in its
-        // order); what the search keeps is a dense id per configuration met, and per id the variant that last reached it
-        // and how (its parent and the move's ordinal). A table of every configuration within the depth was the peak of
-        // checking an authenticator of 121,824 configurations (31 MB of moves).
-        var table = FrameTable(model: model, depth: depth, capacity: Int(Int32.max))
+        // Each configuration's moves are the semantics' successors, in the walk's order: a move's ordinal is its index
+        // there, as in the walk's table (``FrameTable/expand(_:)`` keeps one move per successor). The walk takes the first
+        // of the siblings that push the same frame and none that leaves the configuration as it was; here the first to
+        // reach a configuration in the variant is kept, which is the same move (a sibling that pushes a frame again, or
+        // stays, reaches a configuration reached already). What the search keeps is a dense id per configuration met, and
+        // per id the variant that last reached it and how (its parent and the move's ordinal). A table of every
+        // configuration within the depth was the peak of checking an authenticator of 121,824 configurations (31 MB).
+        var successors: [FlowModel.Successor] = []
         var index = ConfigurationIndex()
         var reachedIn: [Int32] = [], parent: [Int32] = [], ordinal: [Int32] = []
         /// The id of `configuration`, reached in `variant` from `from` by move `move`; nil when `variant` reached it already.
@@ -72,23 +75,25 @@ final class ResetStacks: Sendable {
                 var next: [Int32] = []
                 for id in level {
                     let configuration = index.configurations[Int(id)]
-                    table.removeAll()
-                    let here = table.intern(configuration)
-                    table.expand(here)
-                    let entry = table.entries[Int(here)]
-                    if entry.facts.contains(.resets), paths[configuration] == nil { paths[configuration] = (variant, path(to: id)) }
+                    model.successors(state: Int(configuration.state), keys: configuration.keys, values: configuration.values, into: &successors)
+                    if paths[configuration] == nil, successors.contains(where: { if case .reset = $0.outcome { true } else { false } }) {
+                        paths[configuration] = (variant, path(to: id))
+                    }
                     guard length < depth else { continue }
-                    for m in Int(entry.moveStart)..<Int(entry.moveEnd) {
-                        let move = table.moves[m], ordinal = Int32(m) - entry.moveStart
-                        if move.walked {
-                            if let child = reach(table.entries[Int(move.target)].configuration, in: variant, from: id, move: ordinal) {
+                    for (position, successor) in successors.enumerated() {
+                        let move = Int32(position)
+                        switch successor.outcome {
+                        case let .push(target, keys, values), let .replace(target, keys, values):
+                            if let child = reach(Configuration(state: target.rawValue, keys: keys, values: values), in: variant, from: id, move: move) {
                                 next.append(child)
                             }
-                        } else if move.target == FrameTable.reset {
-                            let landing = table.entries[Int(move.landing)].configuration
+                        case let .reset(keys, values):
+                            let landing = Configuration(state: model.initial.rawValue, keys: keys, values: values)
                             guard landing != rootConfiguration, landings[landing] == nil else { continue }
-                            landings[landing] = (variant, configuration, ordinal)
-                            if let child = reach(landing, in: variant, from: id, move: ordinal) { next.append(child) }
+                            landings[landing] = (variant, configuration, move)
+                            if let child = reach(landing, in: variant, from: id, move: move) { next.append(child) }
+                        case .illegal:
+                            continue
                         }
                     }
                 }
