@@ -256,11 +256,11 @@ extension FlowSession {
     /// or one without rules, takes ``send(_:value:)`` (its rejections are recorded, its re-entrant calls refused).
     @inlinable
     package func trySend(_ event: Event, value: (Key) -> Value) -> Bool {
-        guard let rules = _rules, !storage.busy, storage.tracker == nil else { return (try? send(event, value: value)) != nil }
+        guard _rules != nil, !storage.busy, storage.tracker == nil else { return (try? send(event, value: value)) != nil }
         storage.busy = true
         var refusal: _RulesRefusal<State, Event>?
         // Nothing between here and `end()` throws: ended in line, not by a `defer` (a call of its own per move).
-        let moved = _moveByRules(rules, event, sent: nil, refusal: &refusal) { value($0) } != nil
+        let moved = _moveByRules(_rules.unsafelyUnwrapped, event, sent: nil, refusal: &refusal) { value($0) } != nil
         end()
         return moved
     }
