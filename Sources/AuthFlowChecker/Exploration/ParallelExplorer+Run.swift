@@ -68,7 +68,7 @@ extension ParallelExplorer {
         let model = explorer.model
         let traits = explorer.traits
         guard workers > 1 && depth > 0 else { return explorer.explore(makeDriver(), depth: depth, timeout: timeout) }
-        let resets = ResetStacks(model: model, depth: depth)
+        let resets = ResetStacks(model: model, depth: depth, workers: workers)
         let (prefix, walks) = self.tasks(depth: depth, resets: resets)
         let counts = model.stacksAreHistories
         let tasks = counts ? [Task.count] + walks : walks

@@ -1,4 +1,6 @@
 import AuthFlow
+import Dispatch
+import Foundation
 
 /// The one stack at which a ``Walk`` drives the resets of each configuration: the shortest that
 /// reaches it, the first of those in move order (the breadth-first order reports use).
@@ -26,14 +28,58 @@ final class ResetStacks: Sendable {
     /// Per landing that is not its variant's root: the configuration whose reset the walk walks on from, and the reset's ordinal.
     let landings: [Configuration: (variant: Int, source: Configuration, move: Int32)]
 
-    init(model: FlowModel, depth: Int) {
-        var paths: [Configuration: (variant: Int, path: [Int32])] = [:]
-        var landings: [Configuration: (variant: Int, source: Configuration, move: Int32)] = [:]
+    /// The reset stacks of `model`'s walks to `depth`, searched on `workers` threads (one per range of variants) when there
+    /// are several. The variants' searches meet only where a reset lands on a configuration two of them reach (a
+    /// variant's config is part of every frame it has, so this does not happen in a flow of this format); if they do,
+    /// the search is made again in one piece, in variant order.
+    init(model: FlowModel, depth: Int, workers: Int = 1) {
         guard model.emissions.contains(where: { $0.contains { $0.rows.contains(where: \.reset) } }) else {
-            self.paths = paths
-            self.landings = landings
+            self.paths = [:]
+            self.landings = [:]
             return
         }
+        let variants = model.roots.count, parts = max(1, min(workers, variants))
+        if parts > 1 {
+            final class Found: @unchecked Sendable {
+                var parts: [Search?]
+                init(_ count: Int) { parts = Array(repeating: nil, count: count) }
+            }
+            let found = Found(parts), lock = NSLock()
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                let search = Self.search(model: model, depth: depth, variants: (part * variants / parts)..<((part + 1) * variants / parts))
+                lock.withLock { found.parts[part] = search }
+            }
+            var paths: [Configuration: (variant: Int, path: [Int32])] = [:]
+            var landings: [Configuration: (variant: Int, source: Configuration, move: Int32)] = [:]
+            var apart = true
+            for search in found.parts.compactMap({ $0 }) {
+                paths.merge(search.paths) { earlier, _ in earlier }
+                for (landing, found) in search.landings {
+                    if landings[landing] != nil { apart = false }
+                    landings[landing] = landings[landing] ?? found
+                }
+            }
+            if apart {
+                self.paths = paths
+                self.landings = landings
+                return
+            }
+        }
+        let search = Self.search(model: model, depth: depth, variants: 0..<variants)
+        self.paths = search.paths
+        self.landings = search.landings
+    }
+
+    /// What one search over some variants finds.
+    struct Search {
+        var paths: [Configuration: (variant: Int, path: [Int32])] = [:]
+        var landings: [Configuration: (variant: Int, source: Configuration, move: Int32)] = [:]
+    }
+
+    /// The breadth-first search of each of `variants`, in order.
+    static func search(model: FlowModel, depth: Int, variants: Range<Int>) -> Search {
+        var paths: [Configuration: (variant: Int, path: [Int32])] = [:]
+        var landings: [Configuration: (variant: Int, source: Configuration, move: Int32)] = [:]
         // Each configuration's moves are the semantics' successors, in the walk's order: a move's ordinal is its index
         // there, as in the walk's table (``FrameTable/expand(_:)`` keeps one move per successor). The walk takes the first
         // of the siblings that push the same frame and none that leaves the configuration as it was; here the first to
@@ -66,7 +112,8 @@ final class ResetStacks: Sendable {
             }
             return path.reversed()
         }
-        for (variant, root) in model.roots.enumerated() {
+        for variant in variants {
+            let root = model.roots[variant]
             let rootConfiguration = Configuration(state: model.initial.rawValue, keys: root.keys, values: root.values)
             guard let first = reach(rootConfiguration, in: variant, from: -1, move: -1) else { continue }
             var level: [Int32] = [first]
@@ -101,8 +148,7 @@ final class ResetStacks: Sendable {
                 length += 1
             }
         }
-        self.paths = paths
-        self.landings = landings
+        return Search(paths: paths, landings: landings)
     }
 
     /// Whether the walk walks on from the landing of reset move `ordinal` of `source`: the first reset, breadth-first, that lands there.
