@@ -39,6 +39,23 @@
     @usableFromInline package let serverValues: UInt64
     /// Whether some key is server-side: then back can reach configurations no forward move reaches.
     package let hasServerKeys: Bool
+    /// Per key: its field and where its domain's values lie among every domain's values one after another
+    /// (`domains.joined()`): what the runtime and the walk read per key, one record each.
+    @usableFromInline package let fields: [Field]
+
+    /// Where a key's field lies in a frame's packed values, and where its domain's values are in `domains.joined()`.
+    @usableFromInline package struct Field: Hashable, Sendable {
+        /// The field's first bit (below 64), and the mask of its width (0 for a presence key).
+        @usableFromInline package let shift: UInt64
+        @usableFromInline package let mask: UInt64
+        /// A valued key's values are `start ..< end` (empty for other keys).
+        @usableFromInline package let start: Int
+        @usableFromInline package let end: Int
+        /// The key's field in the packed `values`: a valued key's value index, a counter's count.
+        @inlinable @inline(__always) package func field(in values: UInt64) -> Int {
+            Int(truncatingIfNeeded: (values &>> shift) & mask)
+        }
+    }
 
     /// The most bits the valued keys and counters of one flow may take together.
     package static let valueBits = 64
@@ -81,6 +98,13 @@
         self.serverKeys = serverKeys
         self.serverValues = serverValues
         self.hasServerKeys = self.isServer.contains(true)
+        var fields: [Field] = [], start = 0
+        for k in kinds.indices {
+            fields.append(Field(shift: UInt64(shift[k]), mask: width[k] == 0 ? 0 : (1 << UInt64(width[k])) - 1,
+                                start: start, end: start + domains[k].count))
+            start += domains[k].count
+        }
+        self.fields = fields
     }
 
     /// The frame below `(keys, values)` as back leaves it: its client-side data, with the server-side data of the frame

@@ -48,11 +48,10 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     /// Per key: its domain's values as the app's values (`makeText` of each text), made once, so a move neither
     /// makes a value per key it writes nor reads a value's text to find its branch.
     @usableFromInline let domainValues: [[Value]]
-    /// Every domain's values one after another, and per key where its field lies and where its values are: key `k`'s
-    /// value `i` is `domainFlat[keyFields[k].start + i]` below `keyFields[k].end`. What a move reads to make a key's
-    /// value, with one look per key (a list per key cost a retain and two bounds checks per value made).
+    /// Every domain's values one after another: key `k`'s value `i` is `domainFlat[layout.fields[k].start + i]` below
+    /// `layout.fields[k].end`. What a move reads to make a key's value, with one look per key (a list per key cost a
+    /// retain and two bounds checks per value made).
     @usableFromInline let domainFlat: [Value]
-    @usableFromInline let keyFields: [_KeyField]
     /// The valued keys, as bits by key id.
     @usableFromInline let valuedBits: UInt64
     /// Parallel to ``domainValues``: the UTF-8 length of each value that is a ``FlowValue`` text (-1 for any other), so
@@ -89,14 +88,6 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
         let domainValues = layout.domains.map { $0.map(values.makeText) }
         self.domainValues = domainValues
         self.domainFlat = Array(domainValues.joined())
-        var fields: [_KeyField] = [], start = 0
-        for k in layout.kinds.indices {
-            let width = UInt64(layout.width[k])
-            fields.append(_KeyField(shift: UInt64(layout.shift[k]), mask: width == 0 ? 0 : (1 << width) - 1,
-                                    start: start, end: start + domainValues[k].count))
-            start += domainValues[k].count
-        }
-        self.keyFields = fields
         self.valuedBits = layout.kinds.indices.reduce(0) { layout.isValued($1) ? $0 | 1 << UInt64($1) : $0 }
         self.domainTextLengths = domainValues.map { $0.map { Self.textLength($0) ?? -1 } }
         self.moves = SessionMoves(model: model)
@@ -184,13 +175,13 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
     @inlinable func value(of k: Int, keys: UInt64, values: UInt64, output: Value?) -> Value? {
         let bit: UInt64 = 1 << UInt64(k)
         if counterBits & bit != 0 {
-            let count = keyFields[k].field(in: values)
+            let count = layout.fields[k].field(in: values)
             return count == 0 ? nil : self.values.makeCount(count)
         }
         guard keys & bit != 0 else { return nil }
         if let output { return output }
         if valuedBits & bit != 0 {
-            let field = keyFields[k]
+            let field = layout.fields[k]
             let position = field.start &+ field.field(in: values)
             if position < field.end { return domainFlat[position] }
         }
@@ -203,22 +194,6 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
         if let value = config[key] { return value }
         if let k = id(of: key), model.layout.isCounter(k) { return values.makeCount(0) }
         return nil
-    }
-}
-
-/// Where a key's field lies in a frame's packed values, and where its domain's values are in ``SessionRules/domainFlat``.
-@usableFromInline
-struct _KeyField {
-    @usableFromInline let shift: UInt64
-    @usableFromInline let mask: UInt64
-    @usableFromInline let start: Int
-    @usableFromInline let end: Int
-    @inlinable init(shift: UInt64, mask: UInt64, start: Int, end: Int) {
-        (self.shift, self.mask, self.start, self.end) = (shift, mask, start, end)
-    }
-    /// The key's field in the packed `values`: a valued key's value index, a counter's count.
-    @inlinable @inline(__always) func field(in values: UInt64) -> Int {
-        Int(truncatingIfNeeded: (values &>> shift) & mask)
     }
 }
 

@@ -7,22 +7,12 @@ import AuthFlow
 /// and every undo reads a key's field and domain with one look, where four arrays cost four bounds checks.
 /// Both the matcher and the walk's sender hold the one table.
 final class FrameValueTable {
-    /// Where key `k`'s field lies in the packed values, and where its domain's texts are in ``texts`` and ``textValues``.
-    struct Field {
-        /// The field's first bit (below 64), and the mask of its width (0 for a presence key).
-        let shift: UInt64
-        let mask: UInt64
-        /// A valued key's values are `textStart ..< textEnd` (empty for other keys).
-        let textStart: Int
-        let textEnd: Int
-    }
-
     /// Bits of the counters and of the valued keys.
     let counterBits: UInt64
     let valuedBits: UInt64
-    /// Per key, its field.
-    let fields: UnsafeMutableBufferPointer<Field>
-    /// The domain texts of every valued key, one after another: key `k`'s value `i` is `texts[fields[k].textStart + i]`.
+    /// Per key, its field and where its domain's texts are (the layout's own records).
+    let fields: UnsafeMutableBufferPointer<DataLayout.Field>
+    /// The domain texts of every valued key, one after another: key `k`'s value `i` is `texts[fields[k].start + i]`.
     let texts: [String]
     /// The same texts as values (sent as they are, and compared where the built-in runtime stores them).
     let textValues: UnsafeMutableBufferPointer<FlowValue>
@@ -31,16 +21,10 @@ final class FrameValueTable {
         let keys = 0..<keyCount
         counterBits = keys.reduce(0) { layout.isCounter($1) ? $0 | 1 << UInt64($1) : $0 }
         valuedBits = keys.reduce(0) { layout.isValued($1) ? $0 | 1 << UInt64($1) : $0 }
-        var texts: [String] = [], fields: [Field] = []
-        for k in keys {
-            let width = layout.width[k]
-            fields.append(Field(shift: UInt64(layout.shift[k]), mask: width == 0 ? 0 : (1 << UInt64(width)) - 1,
-                                textStart: texts.count, textEnd: texts.count + layout.domains[k].count))
-            texts += layout.domains[k]
-        }
+        let texts = Array(layout.domains[..<keyCount].joined())
         self.texts = texts
-        self.fields = .allocate(capacity: fields.count)
-        _ = self.fields.initialize(from: fields)
+        self.fields = .allocate(capacity: keyCount)
+        _ = self.fields.initialize(from: layout.fields[..<keyCount])
         self.textValues = .allocate(capacity: texts.count)
         _ = self.textValues.initialize(from: texts.map(FlowValue.string))
     }
@@ -52,15 +36,14 @@ final class FrameValueTable {
 
     /// Key `k`'s field in the packed `values`: a valued key's value index, a counter's count.
     @inline(__always) func field(_ k: Int, in values: UInt64) -> Int {
-        let field = fields[k]
-        return Int(truncatingIfNeeded: (values &>> field.shift) & field.mask)
+        fields[k].field(in: values)
     }
 
     /// Where valued key `k`'s value in the packed `values` is in ``texts`` and ``textValues`` (`nil` outside its domain).
     @inline(__always) func position(_ k: Int, in values: UInt64) -> Int? {
         let field = fields[k]
-        let position = field.textStart &+ Int(truncatingIfNeeded: (values &>> field.shift) & field.mask)
-        return position < field.textEnd ? position : nil
+        let position = field.start &+ field.field(in: values)
+        return position < field.end ? position : nil
     }
 }
 
