@@ -192,22 +192,6 @@ final class SessionMoves {
         return index < 0 ? nil : Int(index)
     }
 
-    /// Whether the step of `state` offers its emission `index` in the frame `(keys, values)`.
-    @inlinable func offers(state: Int, emission index: Int, keys: UInt64, values: UInt64) -> Bool {
-        guard let d = decisions(state: state, keys: keys, values: values) else { return decideOffers(state: state, emission: index, keys: keys, values: values) }
-        return decided.offered[d] & (1 << UInt64(index)) != 0
-    }
-
-    /// What branch `branch` of the emission does from the frame `(keys, values)`: its effects, then the first row that holds.
-    @inlinable func outcome(state: Int, emission index: Int, branch: Int, keys: UInt64, values: UInt64) -> Outcome {
-        let flat = emissionStart[state] + index
-        if let d = decisions(state: state, keys: keys, values: values) {
-            // Decided with the frame: where each branch leads was worked out once, by ``deciding(flat:state:branch:keys:values:)``.
-            return decided.outcomes[Int(decided.rowStart[d]) + branchOffset[flat] + branch]
-        }
-        return deciding(flat: flat, state: state, branch: branch, keys: keys, values: values)
-    }
-
     /// Where branch `branch` of emission `flat` leads from the frame `(keys, values)`, by the guards: its effects, then
     /// the first row that holds on them, then the frame that row pushes (or a reset's new root).
     @usableFromInline func deciding(flat: Int, state: Int, branch: Int, keys: UInt64, values: UInt64) -> Outcome {

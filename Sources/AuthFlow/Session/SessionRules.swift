@@ -140,11 +140,6 @@ final class SessionRules<State: Hashable, Event: Hashable, Key: Hashable, Value:
         moves.emission(event, in: state)
     }
 
-    /// Whether the step of `state` offers its emission `index` now.
-    @inlinable @inline(__always) func offers(state: Int, emission index: Int, in frame: (keys: UInt64, values: UInt64)) -> Bool {
-        moves.offers(state: state, emission: index, keys: frame.keys, values: frame.values)
-    }
-
     /// Whether the step of `state` offers its emission `index` now and some branch of it has a row that fires.
     @inlinable @inline(__always) func accepts(state: Int, emission index: Int, in frame: (keys: UInt64, values: UInt64)) -> Bool {
         moves.accepts(state: state, emission: index, keys: frame.keys, values: frame.values)
